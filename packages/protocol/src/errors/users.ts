@@ -1,0 +1,36 @@
+/** Errors about user accounts: finding them and creating them. */
+import { defineKnownError } from "./known-error.js";
+
+export const UserWithEmailAlreadyExists = defineKnownError("USER_EMAIL_ALREADY_EXISTS", {
+  status: 409,
+  build: (email: string, wouldWorkIfEmailWasVerified: boolean = false) => ({
+    message: `A user with email ${JSON.stringify(email)} already exists${
+      wouldWorkIfEmailWasVerified
+        ? " but the email is not verified. Please login to your existing account with the method you used to sign up, and then verify your email to sign in with this login method."
+        : "."
+    }`,
+    details: { email, would_work_if_email_was_verified: wouldWorkIfEmailWasVerified },
+  }),
+  fromDetails: (d) => [d?.email, d?.would_work_if_email_was_verified ?? false],
+});
+
+export const CannotGetOwnUserWithoutUser = defineKnownError("CANNOT_GET_OWN_USER_WITHOUT_USER", {
+  status: 400,
+  build: () => ({ message: "You have specified 'me' as a userId, but did not provide authentication for a user." }),
+  fromDetails: () => [],
+});
+
+export const UserIdDoesNotExist = defineKnownError("USER_ID_DOES_NOT_EXIST", {
+  status: 400,
+  build: (userId: string) => ({
+    message: `The given user with the ID ${userId} does not exist.`,
+    details: { user_id: userId },
+  }),
+  fromDetails: (d) => [d?.user_id],
+});
+
+export const UserNotFound = defineKnownError("USER_NOT_FOUND", {
+  status: 404,
+  build: () => ({ message: "User not found." }),
+  fromDetails: () => [],
+});

@@ -1,0 +1,255 @@
+import { z } from "zod";
+
+/**
+ * Wire shapes of a project's configuration: the legacy snake_case `config` sub-object of
+ * `/projects/current` and `/internal/projects/current`, and the bodies of `/internal/config` and
+ * `/internal/config/override` (whose config travels as a JSON string in camelCase).
+ * Field rules follow SPEC.md §3 "Project"/"Config", §5 and §9.
+ */
+
+/** OAuth providers a project can enable (SPEC.md §9). */
+export const OAUTH_PROVIDER_IDS = [
+  "google", "github", "microsoft", "spotify", "facebook", "discord",
+  "gitlab", "bitbucket", "linkedin", "apple", "x", "twitch",
+] as const;
+export type OAuthProviderId = (typeof OAUTH_PROVIDER_IDS)[number];
+
+export const OAUTH_ACCOUNT_MERGE_STRATEGIES = ["link_method", "raise_error", "allow_duplicates"] as const;
+export type OAuthAccountMergeStrategy = (typeof OAUTH_ACCOUNT_MERGE_STRATEGIES)[number];
+
+/** Images may be inlined as base64 data URLs, hence the large bound (SPEC.md §9). */
+export const MAX_IMAGE_URL_LENGTH = 1_000_000;
+export const MAX_EMAIL_LENGTH = 256;
+export const MAX_DISPLAY_NAME_LENGTH = 256;
+
+function parseUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A URL as the protocol accepts it: no spaces, parseable by the WHATWG parser (SPEC.md §5). */
+export function isValidUrl(value: string): boolean {
+  return !value.includes(" ") && parseUrl(value) !== undefined;
+}
+
+// The HTML standard's e-mail production, plus SPEC.md §5: no leading dot, top-level part of 2+ chars.
+const HTML_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const STRICT_EMAIL_SHAPE = /^[^.]+(\.[^.]+)*@.*\.[^.][^.]+$/;
+
+export function isValidEmail(value: string): boolean {
+  return value.length <= MAX_EMAIL_LENGTH && HTML_EMAIL.test(value) && STRICT_EMAIL_SHAPE.test(value);
+}
+
+/**
+ * Why `hostname` is not a valid trusted-domain host (wildcards allowed), or undefined.
+ * `*` matches one label, `**` any number of labels; SPEC.md §5.
+ */
+export function hostnamePatternError(hostname: string): string | undefined {
+  if (!hostname) return "is empty";
+  if (hostname.startsWith(".") || hostname.endsWith(".")) return "must not start or end with a dot";
+  if (hostname.includes("..")) return "must not contain two dots in a row";
+  if (!hostname.includes("*")) {
+    const url = parseUrl(`https://${hostname}`);
+    return url?.hostname === hostname ? undefined : "is not a valid hostname";
+  }
+  if (!/^[a-zA-Z0-9.*-]+$/.test(hostname)) return "may only contain letters, digits, dots, hyphens and wildcards";
+  return undefined;
+}
+
+const WILDCARD_PLACEHOLDER = "wildcard-placeholder";
+
+/**
+ * Why `value` is not an acceptable trusted domain (a base URL such as `https://*.example.com/app`),
+ * or undefined when it is. The reason reads after the field's path, e.g. "domain is not a valid URL".
+ * Rules: no spaces; http or https only; a wildcard may appear only in the host; no credentials.
+ */
+export function trustedDomainError(value: string): string | undefined {
+  if (value.includes(" ")) return "contains spaces";
+  if (!/^https?:\/\//i.test(value)) return "must start with http:// or https://";
+  const hasWildcard = value.includes("*");
+  const url = parseUrl(hasWildcard ? value.replaceAll("*", WILDCARD_PLACEHOLDER) : value);
+  if (!url) return hasWildcard ? "is not a valid URL or wildcard URL pattern" : "is not a valid URL";
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "must start with http:// or https://";
+  if (url.username !== "" || url.password !== "") return "must not contain credentials";
+  if (hasWildcard) {
+    const outsideHost = [url.username, url.password, url.port, url.pathname, url.search, url.hash];
+    if (outsideHost.some((part) => part.includes(WILDCARD_PLACEHOLDER))) {
+      return "is not a valid URL or wildcard URL pattern";
+    }
+  }
+  const hostname = url.hostname.split(WILDCARD_PLACEHOLDER).join("*");
+  const hostError = hostnamePatternError(hostname);
+  if (hostError) return hasWildcard ? "is not a valid URL or wildcard URL pattern" : `host ${hostError}`;
+  return undefined;
+}
+
+/** A logo or image: a URL (often a base64 `data:` URL) of at most 1,000,000 characters. */
+export const imageUrl = z
+  .string()
+  .max(MAX_IMAGE_URL_LENGTH)
+  .superRefine((value, ctx) => {
+    if (value.includes(" ")) ctx.addIssue({ code: "custom", message: "contains spaces" });
+    else if (!parseUrl(value)) ctx.addIssue({ code: "custom", message: "is not a valid URL" });
+  });
+
+export const emailAddress = z.string().refine(isValidEmail, { message: "must be a valid email" });
+
+export const handlerPath = z.string().refine((value) => value.startsWith("/"), {
+  message: "must start with /",
+});
+
+const permissionRef = z.strictObject({ id: z.string() });
+
+export const legacyDomain = z.strictObject({
+  domain: z.string().superRefine((value, ctx) => {
+    const reason = trustedDomainError(value);
+    if (reason) ctx.addIssue({ code: "custom", message: reason });
+  }),
+  handler_path: handlerPath,
+});
+export type LegacyDomain = z.infer<typeof legacyDomain>;
+
+const nonEmpty = z.string().min(1);
+
+/** Outgoing e-mail server: the shared one, or the project's own SMTP server. */
+export const legacyEmailConfig = z
+  .strictObject({
+    type: z.enum(["shared", "standard"]),
+    host: z.string().optional(),
+    port: z.number().int().min(0).max(65535).optional(),
+    username: z.string().optional(),
+    password: z.string().max(70).optional(),
+    sender_name: z.string().optional(),
+    sender_email: emailAddress.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.type !== "standard") return;
+    for (const key of ["host", "username", "password", "sender_name", "sender_email"] as const) {
+      const result = nonEmpty.safeParse(value[key]);
+      if (!result.success) {
+        ctx.addIssue({ code: "custom", path: [key], message: value[key] === undefined ? "must be defined" : "must not be empty" });
+      }
+    }
+    if (value.port === undefined) ctx.addIssue({ code: "custom", path: ["port"], message: "must be defined" });
+  });
+export type LegacyEmailConfig = z.infer<typeof legacyEmailConfig>;
+
+/** An OAuth provider as written by an admin; `standard` needs the project's own client credentials. */
+export const legacyOAuthProviderWrite = z
+  .strictObject({
+    id: z.enum(OAUTH_PROVIDER_IDS),
+    type: z.enum(["shared", "standard"]),
+    client_id: z.string().optional(),
+    client_secret: z.string().optional(),
+    facebook_config_id: z.string().optional(),
+    microsoft_tenant_id: z.string().optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.type !== "standard") return;
+    for (const key of ["client_id", "client_secret"] as const) {
+      if (!value[key]) {
+        ctx.addIssue({ code: "custom", path: [key], message: value[key] === undefined ? "must be defined" : "must not be empty" });
+      }
+    }
+  });
+export type LegacyOAuthProviderWrite = z.infer<typeof legacyOAuthProviderWrite>;
+
+export const legacyOAuthProviderRead = z.object({
+  provider_config_id: z.string(),
+  id: z.enum(OAUTH_PROVIDER_IDS),
+  type: z.enum(["shared", "standard"]),
+  client_id: z.string().optional(),
+  client_secret: z.string().optional(),
+  facebook_config_id: z.string().optional(),
+  microsoft_tenant_id: z.string().optional(),
+});
+export type LegacyOAuthProviderRead = z.infer<typeof legacyOAuthProviderRead>;
+
+/** The fields a client (publishable key) may see of a project's config. */
+export const clientProjectConfigRead = z.object({
+  sign_up_enabled: z.boolean(),
+  credential_enabled: z.boolean(),
+  magic_link_enabled: z.boolean(),
+  passkey_enabled: z.boolean(),
+  client_team_creation_enabled: z.boolean(),
+  client_user_deletion_enabled: z.boolean(),
+  allow_user_api_keys: z.boolean(),
+  allow_team_api_keys: z.boolean(),
+  enabled_oauth_providers: z.array(z.object({ id: z.enum(OAUTH_PROVIDER_IDS) })),
+});
+export type ClientProjectConfigRead = z.infer<typeof clientProjectConfigRead>;
+
+/** The legacy (deprecated upstream, still read by the published SDK) admin view of a project's config. */
+export const adminProjectConfigRead = z.object({
+  allow_localhost: z.boolean(),
+  sign_up_enabled: z.boolean(),
+  credential_enabled: z.boolean(),
+  magic_link_enabled: z.boolean(),
+  passkey_enabled: z.boolean(),
+  client_team_creation_enabled: z.boolean(),
+  client_user_deletion_enabled: z.boolean(),
+  allow_user_api_keys: z.boolean(),
+  allow_team_api_keys: z.boolean(),
+  oauth_providers: z.array(legacyOAuthProviderRead),
+  enabled_oauth_providers: z.array(legacyOAuthProviderRead),
+  domains: z.array(z.object({ domain: z.string(), handler_path: z.string() })),
+  email_config: z.object({
+    type: z.enum(["shared", "standard"]),
+    host: z.string().optional(),
+    port: z.number().optional(),
+    username: z.string().optional(),
+    password: z.string().optional(),
+    sender_name: z.string().optional(),
+    sender_email: z.string().optional(),
+  }),
+  email_theme: z.string(),
+  create_team_on_sign_up: z.boolean(),
+  team_creator_default_permissions: z.array(z.object({ id: z.string() })),
+  team_member_default_permissions: z.array(z.object({ id: z.string() })),
+  user_default_permissions: z.array(z.object({ id: z.string() })),
+  oauth_account_merge_strategy: z.enum(OAUTH_ACCOUNT_MERGE_STRATEGIES),
+});
+export type AdminProjectConfigRead = z.infer<typeof adminProjectConfigRead>;
+
+/** The legacy `config` of an admin project update: every field optional; lists replace wholesale. */
+export const adminProjectConfigUpdate = z.strictObject({
+  sign_up_enabled: z.boolean().optional(),
+  credential_enabled: z.boolean().optional(),
+  magic_link_enabled: z.boolean().optional(),
+  passkey_enabled: z.boolean().optional(),
+  client_team_creation_enabled: z.boolean().optional(),
+  client_user_deletion_enabled: z.boolean().optional(),
+  allow_localhost: z.boolean().optional(),
+  allow_user_api_keys: z.boolean().optional(),
+  allow_team_api_keys: z.boolean().optional(),
+  email_config: legacyEmailConfig.optional(),
+  email_theme: z.string().optional(),
+  domains: z.array(legacyDomain).optional(),
+  oauth_providers: z.array(legacyOAuthProviderWrite).optional(),
+  create_team_on_sign_up: z.boolean().optional(),
+  team_creator_default_permissions: z.array(permissionRef).optional(),
+  team_member_default_permissions: z.array(permissionRef).optional(),
+  user_default_permissions: z.array(permissionRef).optional(),
+  oauth_account_merge_strategy: z.enum(OAUTH_ACCOUNT_MERGE_STRATEGIES).optional(),
+});
+export type AdminProjectConfigUpdate = z.infer<typeof adminProjectConfigUpdate>;
+
+/** `GET /internal/config` (admin): the rendered config, camelCase, serialized as JSON. */
+export const configRead = z.object({ config_string: z.string() });
+export type ConfigRead = z.infer<typeof configRead>;
+
+/**
+ * `PATCH /internal/config/override` (admin): a JSON object whose keys may be dotted paths
+ * (`"auth.oauth.providers.github"`), merged over the stored override. Absent means no change.
+ * The response body is `{}`.
+ */
+export const configOverrideUpdateBody = z.strictObject({
+  config_override_string: z.string().optional(),
+});
+export type ConfigOverrideUpdateBody = z.infer<typeof configOverrideUpdateBody>;
+
+export const configOverrideRead = z.object({});
+export type ConfigOverrideRead = z.infer<typeof configOverrideRead>;

@@ -1,0 +1,67 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { KnownError } from "@latchkey/protocol/errors";
+import { resolveAuth } from "./http/auth.js";
+import { parseBody } from "./http/body.js";
+import type { AppDeps, AppEnv } from "./http/context.js";
+import { cors, overrideErrorStatus } from "./http/headers.js";
+import { knownErrorResponse } from "./http/known-error-response.js";
+import { internalApiKeysRoutes } from "./routes/internal-api-keys.js";
+import { internalConfigRoutes } from "./routes/internal-config.js";
+import { projectsRoutes } from "./routes/projects.js";
+import { welcomeRoutes } from "./routes/welcome.js";
+import { sql } from "kysely";
+
+/** The whole HTTP application; `deps` carries the database, configuration and logger. */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.use("*", async function requestContext(c, next) {
+    const requestId = crypto.randomUUID();
+    const started = performance.now();
+    c.set("deps", deps);
+    c.set("requestId", requestId);
+    c.set("log", deps.log.child({ requestId }));
+    await next();
+    c.res.headers.set("x-stack-request-id", requestId);
+    c.res.headers.set("cache-control", "no-store, max-age=0");
+    c.get("log").info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, "request");
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof KnownError) return knownErrorResponse(error);
+    if (error instanceof HTTPException) {
+      return new Response(error.message, { status: error.status, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
+    // Unknown failures: the cause goes to the log with the request id, never to the caller.
+    c.get("log").error({ err: error }, "unhandled error");
+    return new Response(`Something went wrong. Please make sure the data you entered is correct.\n\nRequest ID: ${c.get("requestId")}`, {
+      status: 500,
+      headers: { "content-type": "text/plain; charset=utf-8" },
+    });
+  });
+
+  app.get("/health", async (c) => {
+    await sql`select 1`.execute(deps.db);
+    return c.json({ status: "ok" });
+  });
+
+  app.use("/api/*", cors());
+  app.use("/api/*", overrideErrorStatus());
+  app.use("/api/v1/*", async function readBody(c, next) {
+    c.set("body", await parseBody(c.req.raw));
+    await next();
+  });
+  app.use("/api/v1/*", resolveAuth());
+  app.use("/api/v1", resolveAuth());
+
+  const api = new Hono<AppEnv>();
+  api.route("/", welcomeRoutes());
+  api.route("/", projectsRoutes());
+  api.route("/", internalConfigRoutes());
+  api.route("/", internalApiKeysRoutes());
+  app.route("/api/v1", api);
+
+  app.notFound((c) => c.text("Not found", 404));
+  return app;
+}

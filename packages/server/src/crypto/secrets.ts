@@ -1,0 +1,23 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+const BASE32 = "abcdefghijklmnopqrstuvwxyz234567";
+
+/** A random string with at least `bits` bits of entropy, in lowercase base32 (safe in URLs and headers). */
+export function randomSecret(bits = 224): string {
+  const length = Math.ceil(bits / 5);
+  const bytes = randomBytes(length);
+  let out = "";
+  for (const byte of bytes) out += BASE32[byte & 31];
+  return out;
+}
+
+/** Keys are high-entropy random strings, so one SHA-256 is enough to make a stolen table useless. */
+export function hashSecret(secret: string): Uint8Array {
+  return new Uint8Array(createHash("sha256").update(secret, "utf8").digest());
+}
+
+/** Compares a presented secret with a stored hash in time independent of where they differ. */
+export function secretMatchesHash(secret: string, hash: Uint8Array | null): boolean {
+  if (!hash || hash.length !== 32) return false;
+  return timingSafeEqual(hashSecret(secret), hash);
+}

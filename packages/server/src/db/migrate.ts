@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { sql } from "kysely";
+import type { Db } from "./connect.js";
+
+const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
+// Any fixed number shared by every Latchkey process; it names the advisory lock that serialises
+// migrations when several processes start against one database at the same moment.
+const MIGRATION_LOCK_KEY = 7_245_310_116;
+
+/** Applies every migration not yet applied, each in its own transaction, under a session advisory lock. */
+export async function migrate(db: Db): Promise<string[]> {
+  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
+  return db.connection().execute(async (conn) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    try {
+      await sql`create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())`.execute(conn);
+      const done = await sql<{ name: string }>`select name from schema_migrations`.execute(conn);
+      const applied = new Set(done.rows.map((r) => r.name));
+      const newlyApplied: string[] = [];
+      for (const file of files) {
+        if (applied.has(file)) continue;
+        const script = readFileSync(MIGRATIONS_DIR + file, "utf8");
+        await conn.transaction().execute(async (trx) => {
+          await sql.raw(script).execute(trx);
+          await sql`insert into schema_migrations (name) values (${file})`.execute(trx);
+        });
+        newlyApplied.push(file);
+      }
+      return newlyApplied;
+    } finally {
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
+    }
+  });
+}

@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+/**
+ * Server configuration, read once from the environment and validated at start. Every variable is listed
+ * in the README's configuration table; keep the two in step.
+ */
+const boolean = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+const environmentSchema = z.object({
+  LATCHKEY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
+  LATCHKEY_DATA_DIR: z.string().min(1).default("./.latchkey"),
+  LATCHKEY_PORT: z.coerce.number().int().min(0).max(65535).default(8102),
+  LATCHKEY_HOST: z.string().min(1).default("0.0.0.0"),
+  LATCHKEY_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  LATCHKEY_DEV_MODE: boolean.optional(),
+  LATCHKEY_SERVER_SECRET: z.string().optional(),
+  LATCHKEY_SEED_PUBLISHABLE_CLIENT_KEY: z.string().min(1).optional(),
+  LATCHKEY_SEED_SECRET_SERVER_KEY: z.string().min(1).optional(),
+  LATCHKEY_SEED_SUPER_SECRET_ADMIN_KEY: z.string().min(1).optional(),
+  LATCHKEY_INTERNAL_PROJECT_NAME: z.string().min(1).max(256).default("Latchkey"),
+  LATCHKEY_INTERNAL_PROJECT_DESCRIPTION: z.string().max(1024).default("The project that owns and administers every other project on this server."),
+  LATCHKEY_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LATCHKEY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  NODE_ENV: z.string().optional(),
+});
+
+/** The protocol's well-known keys for local development (never accepted outside dev mode). */
+export const WELL_KNOWN_DEV_KEYS = {
+  publishableClientKey: "this-publishable-client-key-is-for-local-development-only",
+  secretServerKey: "this-secret-server-key-is-for-local-development-only",
+  superSecretAdminKey: "this-super-secret-admin-key-is-for-local-development-only",
+} as const;
+
+const DEV_SERVER_SECRET = "latchkey-development-server-secret-do-not-use-in-production";
+
+export interface Env {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  port: number;
+  host: string;
+  publicUrl: string;
+  devMode: boolean;
+  serverSecret: string;
+  seedKeys: { publishableClientKey?: string; secretServerKey?: string; superSecretAdminKey?: string };
+  internalProject: { displayName: string; description: string };
+  logLevel: string;
+  shutdownTimeoutMs: number;
+}
+
+export class EnvError extends Error {}
+
+export function readEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = environmentSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(source[String(issue.path[0])])})`);
+    throw new EnvError(`Invalid Latchkey configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const devMode = e.LATCHKEY_DEV_MODE ?? e.NODE_ENV !== "production";
+  if (!devMode && (e.LATCHKEY_SERVER_SECRET ?? "").length < 32) {
+    throw new EnvError("Invalid Latchkey configuration:\n  - LATCHKEY_SERVER_SECRET: must be set to at least 32 characters outside dev mode");
+  }
+  const seedKeys = {
+    publishableClientKey: e.LATCHKEY_SEED_PUBLISHABLE_CLIENT_KEY ?? (devMode ? WELL_KNOWN_DEV_KEYS.publishableClientKey : undefined),
+    secretServerKey: e.LATCHKEY_SEED_SECRET_SERVER_KEY ?? (devMode ? WELL_KNOWN_DEV_KEYS.secretServerKey : undefined),
+    superSecretAdminKey: e.LATCHKEY_SEED_SUPER_SECRET_ADMIN_KEY ?? (devMode ? WELL_KNOWN_DEV_KEYS.superSecretAdminKey : undefined),
+  };
+  if (!devMode) {
+    for (const [name, value] of Object.entries(seedKeys)) {
+      if (value !== undefined && (Object.values(WELL_KNOWN_DEV_KEYS) as string[]).includes(value)) {
+        throw new EnvError(`Invalid Latchkey configuration:\n  - seed ${name}: the well-known development key cannot be used outside dev mode`);
+      }
+    }
+  }
+  return {
+    databaseUrl: e.LATCHKEY_DATABASE_URL,
+    dataDir: e.LATCHKEY_DATA_DIR,
+    port: e.LATCHKEY_PORT,
+    host: e.LATCHKEY_HOST,
+    publicUrl: (e.LATCHKEY_PUBLIC_URL ?? `http://localhost:${e.LATCHKEY_PORT}`).replace(/\/+$/, ""),
+    devMode,
+    serverSecret: e.LATCHKEY_SERVER_SECRET ?? DEV_SERVER_SECRET,
+    seedKeys,
+    internalProject: { displayName: e.LATCHKEY_INTERNAL_PROJECT_NAME, description: e.LATCHKEY_INTERNAL_PROJECT_DESCRIPTION },
+    logLevel: e.LATCHKEY_LOG_LEVEL,
+    shutdownTimeoutMs: e.LATCHKEY_SHUTDOWN_TIMEOUT_MS,
+  };
+}

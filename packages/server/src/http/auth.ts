@@ -1,0 +1,81 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { WELL_KNOWN_DEV_KEYS } from "../env.js";
+import { isKeyValid, type KeyKind } from "../services/api-keys.js";
+import { findProject } from "../services/projects.js";
+import type { AccessType, AppEnv, RequestAuth } from "./context.js";
+
+const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
+const DEFAULT_BRANCH_ID = "main";
+const WELL_KNOWN_KEYS = new Set<string>(Object.values(WELL_KNOWN_DEV_KEYS));
+
+/**
+ * Resolves the x-stack-* headers into the caller's access, in the protocol's order, so the first problem
+ * reported is the one a Stack client expects: keys without an access type, an invalid access type, a
+ * missing project id, an unknown project or branch, then the key the access type needs.
+ */
+export function resolveAuth(): MiddlewareHandler<AppEnv> {
+  return async function resolveAuth(c, next) {
+    c.set("auth", await authenticate(c));
+    await next();
+  };
+}
+
+async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
+  const { db, env } = c.get("deps");
+  const header = (name: string) => c.req.header(name) || undefined;
+  const projectId = header("x-stack-project-id");
+  const branchId = header("x-stack-branch-id") ?? DEFAULT_BRANCH_ID;
+  const accessType = header("x-stack-access-type");
+  const publishableClientKey = header("x-stack-publishable-client-key");
+  const secretServerKey = header("x-stack-secret-server-key");
+  const superSecretAdminKey = header("x-stack-super-secret-admin-key");
+  const adminAccessToken = header("x-stack-admin-access-token");
+
+  if (!accessType) {
+    if (publishableClientKey || secretServerKey || superSecretAdminKey || adminAccessToken) throw new KnownErrors.ProjectKeyWithoutAccessType();
+    return null;
+  }
+  if (!isAccessType(accessType)) throw new KnownErrors.InvalidAccessType(accessType);
+  if (!projectId) throw new KnownErrors.AccessTypeWithoutProjectId(accessType);
+
+  const project = await findProject(db, projectId);
+  if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
+  if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
+
+  const keyWorks = async (kind: KeyKind, key: string) => {
+    // Outside dev mode the protocol's published development keys never authenticate, wherever they are stored.
+    if (!env.devMode && WELL_KNOWN_KEYS.has(key)) return false;
+    return isKeyValid(db, project.id, kind, key);
+  };
+
+  switch (accessType) {
+    case "client":
+      if (!publishableClientKey) throw new KnownErrors.ClientAuthenticationRequired();
+      if (!(await keyWorks("publishableClientKey", publishableClientKey))) throw new KnownErrors.InvalidPublishableClientKey(projectId);
+      break;
+    case "server":
+      if (!secretServerKey) throw new KnownErrors.ServerAuthenticationRequired();
+      if (!(await keyWorks("secretServerKey", secretServerKey))) throw new KnownErrors.InvalidSecretServerKey(projectId);
+      break;
+    case "admin":
+      if (!superSecretAdminKey && !adminAccessToken) throw new KnownErrors.AdminAuthenticationRequired();
+      if (superSecretAdminKey && !(await keyWorks("superSecretAdminKey", superSecretAdminKey))) throw new KnownErrors.InvalidSuperSecretAdminKey(projectId);
+      // TODO(issue 3): admin access tokens are signed-in internal-project users; until users exist none is valid.
+      if (!superSecretAdminKey && adminAccessToken) throw new KnownErrors.UnparsableAdminAccessToken();
+      break;
+  }
+  return { type: accessType, project, branchId };
+}
+
+function isAccessType(value: string): value is AccessType {
+  return (ACCESS_TYPES as readonly string[]).includes(value);
+}
+
+/** The route's access rule: which access types may call it. Throws the protocol's error otherwise. */
+export function requireAccess(c: Context<AppEnv>, allowed: readonly AccessType[]): RequestAuth {
+  const auth = c.get("auth");
+  if (!auth) throw new KnownErrors.AccessTypeRequired();
+  if (!allowed.includes(auth.type)) throw new KnownErrors.InsufficientAccessType(auth.type, [...allowed]);
+  return auth;
+}

@@ -1,0 +1,31 @@
+import type { Logger } from "pino";
+import type { Db } from "../db/connect.js";
+import type { Env } from "../env.js";
+import type { ProjectRow } from "../services/projects.js";
+
+export type AccessType = "client" | "server" | "admin";
+
+/** What the request pipeline resolved from the x-stack-* headers; null when no access type was given. */
+export interface RequestAuth {
+  type: AccessType;
+  project: ProjectRow;
+  branchId: string;
+}
+
+export interface AppDeps {
+  db: Db;
+  env: Env;
+  log: Logger;
+}
+
+/** Typed Hono context variables, set by the pipeline middleware. */
+export interface AppEnv {
+  Variables: {
+    deps: AppDeps;
+    requestId: string;
+    log: Logger;
+    auth: RequestAuth | null;
+    /** The parsed request body (JSON object, form fields, text), undefined when there is none. */
+    body: unknown;
+  };
+}

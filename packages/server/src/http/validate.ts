@@ -1,0 +1,90 @@
+import type { Context } from "hono";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { z } from "zod";
+import type { AppEnv } from "./context.js";
+
+type Parts = { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType };
+type Parsed<P extends Parts> = { [K in keyof P]: P[K] extends z.ZodType ? z.output<P[K]> : never };
+
+/**
+ * Validates the request against protocol schemas. Every problem of every part is reported in one
+ * SCHEMA_ERROR whose message has the protocol's format:
+ *   Request validation failed on <METHOD> <path>:
+ *     - <path> <problem>
+ */
+export function validate<P extends Parts>(c: Context<AppEnv>, parts: P): Parsed<P> {
+  const input: Record<string, unknown> = {
+    body: c.get("body"),
+    query: Object.fromEntries(new URL(c.req.url).searchParams),
+    params: c.req.param(),
+  };
+  const output: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const part of ["params", "query", "body"] as const) {
+    const schema = parts[part];
+    if (!schema) continue;
+    if (input[part] === undefined && part === "body") {
+      problems.push("body must be defined");
+      continue;
+    }
+    const result = schema.safeParse(input[part], { reportInput: true });
+    if (result.success) output[part] = result.data;
+    else problems.push(...result.error.issues.map((issue) => describeIssue(part, issue)));
+  }
+  if (problems.length > 0) {
+    const lines = problems.map((p) => `  - ${p}`).join("\n");
+    throw new KnownErrors.SchemaError(`Request validation failed on ${c.req.method} ${new URL(c.req.url).pathname}:\n${lines}`);
+  }
+  return output as Parsed<P>;
+}
+
+export function formatPath(root: string, path: readonly PropertyKey[]): string {
+  let out = root;
+  for (const segment of path) out += typeof segment === "number" ? `[${segment}]` : `.${String(segment)}`;
+  return out;
+}
+
+/** One problem in the wording the protocol's validator uses, so clients see familiar messages. */
+export function describeIssue(root: string, issue: z.core.$ZodIssue): string {
+  const path = formatPath(root, issue.path);
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return `${path} must be defined`;
+      if (issue.input === null) return `${path} cannot be null`;
+      return `${path} must be a \`${yupTypeName(issue.expected)}\` type, but the final value was: \`${printValue(issue.input)}\`.`;
+    case "unrecognized_keys":
+      return `${path} contains unknown properties: ${issue.keys.join(", ")}`;
+    case "too_big":
+      if (issue.origin === "string") return `${path} must be at most ${issue.maximum} characters`;
+      if (issue.origin === "array") return `${path} field must have less than or equal to ${issue.maximum} items`;
+      return issue.inclusive === false ? `${path} must be less than ${issue.maximum}` : `${path} must be less than or equal to ${issue.maximum}`;
+    case "too_small":
+      if (issue.origin === "string") return issue.minimum === 1 ? `${path} must not be empty` : `${path} must be at least ${issue.minimum} characters`;
+      if (issue.origin === "array") return `${path} field must have at least ${issue.minimum} items`;
+      return issue.inclusive === false ? `${path} must be greater than ${issue.minimum}` : `${path} must be greater than or equal to ${issue.minimum}`;
+    case "invalid_format":
+      if (issue.format === "email") return `${path} must be a valid email`;
+      if (issue.format === "url") return `${path} must be a valid URL`;
+      if (issue.format === "uuid") return `${path} must be a valid UUID`;
+      return `${path} ${issue.message}`;
+    case "invalid_value":
+      return `${path} must be one of the following values: ${issue.values.map(String).join(", ")}`;
+    case "not_multiple_of":
+      return issue.divisor === 1 ? `${path} must be an integer` : `${path} must be a multiple of ${issue.divisor}`;
+    default:
+      return `${path} ${issue.message}`;
+  }
+}
+
+function yupTypeName(expected: string): string {
+  if (expected === "int") return "number";
+  if (expected === "record") return "object";
+  return expected;
+}
+
+function printValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (Array.isArray(value) || (typeof value === "object" && value !== null)) return JSON.stringify(value, undefined, 2);
+  return String(value);
+}

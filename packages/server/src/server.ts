@@ -1,0 +1,51 @@
+import { serve, type ServerType } from "@hono/node-server";
+import type { Logger } from "pino";
+import { createApp } from "./app.js";
+import { connectDatabase, type Db } from "./db/connect.js";
+import { migrate } from "./db/migrate.js";
+import type { Env } from "./env.js";
+import { seedInternalProject } from "./services/seed.js";
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Db;
+  /** Stops accepting connections, lets in-flight requests finish (up to the timeout), then closes the pool. */
+  close(): Promise<void>;
+}
+
+/** Connects the database, migrates, seeds, and listens. */
+export async function startServer(env: Env, log: Logger, options: { db?: Db } = {}): Promise<RunningServer> {
+  const db =
+    options.db ??
+    (await connectDatabase(env.databaseUrl ? { kind: "postgres", url: env.databaseUrl } : { kind: "pglite", dataDir: env.dataDir }));
+  const applied = await migrate(db);
+  if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
+  await seedInternalProject(db, env);
+
+  const app = createApp({ db, env, log });
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, () => resolve(s));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : env.port;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          // In-flight requests got their time; cut what is left so shutdown cannot hang.
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        }, env.shutdownTimeoutMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+      });
+      await db.destroy();
+    })());
+  return { url: `http://localhost:${port}`, port, db, close };
+}

@@ -1,0 +1,155 @@
+import type { InternalApiKeyCreated, InternalApiKeyRead } from "@latchkey/protocol/schemas";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { Selectable } from "kysely";
+import type { Db } from "../db/connect.js";
+import type { ApiKeySetsTable } from "../db/schema.js";
+import { hashSecret, randomSecret, secretMatchesHash } from "../crypto/secrets.js";
+
+export type KeyKind = "publishableClientKey" | "secretServerKey" | "superSecretAdminKey";
+type KeySetRow = Selectable<ApiKeySetsTable>;
+
+const KEY_PREFIX: Record<KeyKind, string> = { publishableClientKey: "pck_", secretServerKey: "ssk_", superSecretAdminKey: "sak_" };
+const HASH_COLUMN = {
+  publishableClientKey: "publishable_client_key_hash",
+  secretServerKey: "secret_server_key_hash",
+  superSecretAdminKey: "super_secret_admin_key_hash",
+} as const;
+
+export interface NewKeySet {
+  description: string;
+  expiresAt: Date | null;
+  keys: Partial<Record<KeyKind, string>>;
+  id?: string;
+}
+
+function keyColumns(keys: Partial<Record<KeyKind, string>>) {
+  const column = (key: string | undefined) => (key === undefined ? { hash: null, lastFour: null } : { hash: hashSecret(key), lastFour: key.slice(-4) });
+  const p = column(keys.publishableClientKey);
+  const s = column(keys.secretServerKey);
+  const a = column(keys.superSecretAdminKey);
+  return {
+    publishable_client_key_hash: p.hash,
+    publishable_client_key_last_four: p.lastFour,
+    secret_server_key_hash: s.hash,
+    secret_server_key_last_four: s.lastFour,
+    super_secret_admin_key_hash: a.hash,
+    super_secret_admin_key_last_four: a.lastFour,
+  };
+}
+
+/** Creates a key set with freshly generated keys of the requested kinds; the plain keys are returned once. */
+export async function createKeySet(
+  db: Db,
+  projectId: string,
+  options: { description: string; expiresAt: Date | null; kinds: KeyKind[] },
+): Promise<InternalApiKeyCreated> {
+  const keys: Partial<Record<KeyKind, string>> = {};
+  for (const kind of options.kinds) keys[kind] = KEY_PREFIX[kind] + randomSecret();
+  const row = await insertKeySet(db, projectId, { description: options.description, expiresAt: options.expiresAt, keys });
+  const { publishable_client_key: _p, secret_server_key: _s, super_secret_admin_key: _a, ...base } = toRead(row);
+  return {
+    ...base,
+    ...(keys.publishableClientKey ? { publishable_client_key: keys.publishableClientKey } : {}),
+    ...(keys.secretServerKey ? { secret_server_key: keys.secretServerKey } : {}),
+    ...(keys.superSecretAdminKey ? { super_secret_admin_key: keys.superSecretAdminKey } : {}),
+  };
+}
+
+export async function insertKeySet(db: Db, projectId: string, set: NewKeySet): Promise<KeySetRow> {
+  return db
+    .insertInto("api_key_sets")
+    .values({ ...(set.id ? { id: set.id } : {}), project_id: projectId, description: set.description, expires_at: set.expiresAt, ...keyColumns(set.keys) })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Replaces a seeded key set's keys (idempotent seeding: the configured keys always win). */
+export async function upsertSeededKeySet(db: Db, projectId: string, set: NewKeySet & { id: string }): Promise<void> {
+  const columns = keyColumns(set.keys);
+  await db
+    .insertInto("api_key_sets")
+    .values({ id: set.id, project_id: projectId, description: set.description, expires_at: set.expiresAt, ...columns })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ ...columns, manually_revoked_at: null, expires_at: set.expiresAt }))
+    .execute();
+}
+
+export async function listKeySets(db: Db, projectId: string): Promise<InternalApiKeyRead[]> {
+  const rows = await db.selectFrom("api_key_sets").selectAll().where("project_id", "=", projectId).orderBy("created_at", "desc").orderBy("id").execute();
+  return rows.map(toRead);
+}
+
+export async function getKeySet(db: Db, projectId: string, id: string): Promise<InternalApiKeyRead> {
+  return toRead(await findKeySetRow(db, projectId, id));
+}
+
+export async function updateKeySet(db: Db, projectId: string, id: string, update: { description?: string; revoked?: true }): Promise<InternalApiKeyRead> {
+  await findKeySetRow(db, projectId, id);
+  const row = await db
+    .updateTable("api_key_sets")
+    .set({
+      ...(update.description !== undefined ? { description: update.description } : {}),
+      ...(update.revoked ? { manually_revoked_at: new Date() } : {}),
+    })
+    .where("project_id", "=", projectId)
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toRead(row);
+}
+
+export async function deleteKeySet(db: Db, projectId: string, id: string): Promise<void> {
+  await findKeySetRow(db, projectId, id);
+  await db.deleteFrom("api_key_sets").where("project_id", "=", projectId).where("id", "=", id).execute();
+}
+
+/**
+ * Whether `key` is a currently valid key of the given kind for the project. Every candidate hash is
+ * compared in constant time; expiry is checked before revocation, as for the protocol's internal keys.
+ */
+export async function isKeyValid(db: Db, projectId: string, kind: KeyKind, key: string, now = new Date()): Promise<boolean> {
+  const column = HASH_COLUMN[kind];
+  const rows = await db
+    .selectFrom("api_key_sets")
+    .select([column, "expires_at", "manually_revoked_at"])
+    .where("project_id", "=", projectId)
+    .where(column, "is not", null)
+    .execute();
+  let valid = false;
+  for (const row of rows) {
+    const matches = secretMatchesHash(key, row[column] as Uint8Array | null);
+    if (matches && keySetValidity(row, now) === "valid") valid = true;
+  }
+  return valid;
+}
+
+export type KeySetValidity = "valid" | "expired" | "manually-revoked";
+
+/** SPEC §4: internal keys check expiry first, then manual revocation. */
+export function keySetValidity(row: Pick<KeySetRow, "expires_at" | "manually_revoked_at">, now = new Date()): KeySetValidity {
+  if (row.expires_at && row.expires_at.getTime() < now.getTime()) return "expired";
+  if (row.manually_revoked_at) return "manually-revoked";
+  return "valid";
+}
+
+async function findKeySetRow(db: Db, projectId: string, id: string): Promise<KeySetRow> {
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+  const row = isUuid ? await db.selectFrom("api_key_sets").selectAll().where("project_id", "=", projectId).where("id", "=", id).executeTakeFirst() : undefined;
+  if (!row) throw new KnownErrors.ApiKeyNotFound();
+  return row;
+}
+
+// Key sets without an expiry are shown with the largest expiry the protocol's number field carries.
+const NEVER_EXPIRES_MILLIS = 8_640_000_000_000_000;
+
+function toRead(row: KeySetRow): InternalApiKeyRead {
+  return {
+    id: row.id,
+    description: row.description,
+    expires_at_millis: row.expires_at ? row.expires_at.getTime() : NEVER_EXPIRES_MILLIS,
+    ...(row.manually_revoked_at ? { manually_revoked_at_millis: row.manually_revoked_at.getTime() } : {}),
+    created_at_millis: row.created_at.getTime(),
+    ...(row.publishable_client_key_last_four ? { publishable_client_key: { last_four: row.publishable_client_key_last_four } } : {}),
+    ...(row.secret_server_key_last_four ? { secret_server_key: { last_four: row.secret_server_key_last_four } } : {}),
+    ...(row.super_secret_admin_key_last_four ? { super_secret_admin_key: { last_four: row.super_secret_admin_key_last_four } } : {}),
+  };
+}

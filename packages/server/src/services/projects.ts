@@ -1,0 +1,77 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { Selectable } from "kysely";
+import type { Db } from "../db/connect.js";
+import type { ProjectsTable } from "../db/schema.js";
+
+export type ProjectRow = Selectable<ProjectsTable>;
+
+export const INTERNAL_PROJECT_ID = "internal";
+
+/** Project ids are UUIDs, except the one internal project. */
+export function isValidProjectId(id: string): boolean {
+  return id === INTERNAL_PROJECT_ID || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id);
+}
+
+export async function findProject(db: Db, id: string): Promise<ProjectRow | undefined> {
+  if (!isValidProjectId(id)) return undefined;
+  return db.selectFrom("projects").selectAll().where("id", "=", id.toLowerCase()).executeTakeFirst();
+}
+
+export async function getProject(db: Db, id: string): Promise<ProjectRow> {
+  const project = await findProject(db, id);
+  if (!project) throw new KnownErrors.ProjectNotFound(id);
+  return project;
+}
+
+export interface ProjectUpdate {
+  displayName?: string;
+  description?: string | null;
+  isProductionMode?: boolean;
+  logoUrl?: string | null;
+  fullLogoUrl?: string | null;
+  configOverride?: Record<string, unknown>;
+}
+
+export async function updateProject(db: Db, id: string, update: ProjectUpdate): Promise<ProjectRow> {
+  const row = await db
+    .updateTable("projects")
+    .set({
+      ...(update.displayName !== undefined ? { display_name: update.displayName } : {}),
+      ...(update.description !== undefined ? { description: update.description } : {}),
+      ...(update.isProductionMode !== undefined ? { is_production_mode: update.isProductionMode } : {}),
+      ...(update.logoUrl !== undefined ? { logo_url: update.logoUrl } : {}),
+      ...(update.fullLogoUrl !== undefined ? { full_logo_url: update.fullLogoUrl } : {}),
+      ...(update.configOverride !== undefined ? { config_override: JSON.stringify(update.configOverride) } : {}),
+    })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new KnownErrors.ProjectNotFound(id);
+  return row;
+}
+
+export async function createProject(
+  db: Db,
+  project: { id?: string; displayName: string; description: string | null; isProductionMode?: boolean; ownerTeamId?: string | null; configOverride?: Record<string, unknown> },
+): Promise<ProjectRow> {
+  return db
+    .insertInto("projects")
+    .values({
+      id: project.id ?? crypto.randomUUID(),
+      display_name: project.displayName,
+      description: project.description,
+      is_production_mode: project.isProductionMode ?? false,
+      owner_team_id: project.ownerTeamId ?? null,
+      logo_url: null,
+      full_logo_url: null,
+      config_override: JSON.stringify(project.configOverride ?? {}),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Deleting a project removes everything it owns (the foreign keys cascade) in one statement. */
+export async function deleteProject(db: Db, id: string): Promise<void> {
+  const result = await db.deleteFrom("projects").where("id", "=", id).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw new KnownErrors.ProjectNotFound(id);
+}

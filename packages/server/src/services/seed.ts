@@ -1,0 +1,43 @@
+import type { Db } from "../db/connect.js";
+import type { Env } from "../env.js";
+import { upsertSeededKeySet } from "./api-keys.js";
+import { INTERNAL_PROJECT_ID } from "./projects.js";
+
+// Fixed ids make seeding idempotent: every start upserts the same rows.
+const INTERNAL_OWNER_TEAM_ID = "00000000-0000-4000-8000-000000000001";
+const SEEDED_KEY_SET_ID = "00000000-0000-4000-8000-000000000002";
+
+/**
+ * Makes sure the internal project, its owner team and the configured key set exist. The display name and
+ * description are only set when the project is first created, so later edits by an admin survive restarts.
+ */
+export async function seedInternalProject(db: Db, env: Env): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("projects")
+      .values({
+        id: INTERNAL_PROJECT_ID,
+        display_name: env.internalProject.displayName,
+        description: env.internalProject.description,
+        config_override: JSON.stringify({}),
+        owner_team_id: null,
+        logo_url: null,
+        full_logo_url: null,
+      })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .execute();
+    await trx
+      .insertInto("teams")
+      .values({ id: INTERNAL_OWNER_TEAM_ID, project_id: INTERNAL_PROJECT_ID, display_name: `${env.internalProject.displayName} owners`, profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null })
+      .onConflict((oc) => oc.column("id").doNothing())
+      .execute();
+    await trx.updateTable("projects").set({ owner_team_id: INTERNAL_OWNER_TEAM_ID }).where("id", "=", INTERNAL_PROJECT_ID).where("owner_team_id", "is", null).execute();
+
+    const keys = Object.fromEntries(Object.entries(env.seedKeys).filter(([, v]) => v !== undefined));
+    if (Object.keys(keys).length > 0) {
+      await upsertSeededKeySet(trx, INTERNAL_PROJECT_ID, { id: SEEDED_KEY_SET_ID, description: "Keys from the server configuration", expiresAt: null, keys });
+    } else {
+      await trx.deleteFrom("api_key_sets").where("id", "=", SEEDED_KEY_SET_ID).execute();
+    }
+  });
+}
