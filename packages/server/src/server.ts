@@ -10,12 +10,16 @@ export interface RunningServer {
   url: string;
   port: number;
   db: Db;
-  /** Stops accepting connections, lets in-flight requests finish (up to the timeout), then closes the pool. */
+  /**
+   * Stops accepting connections, lets in-flight requests finish (up to the timeout), then closes the pool
+   * if the server opened it (a database handed in stays open for its owner).
+   */
   close(): Promise<void>;
 }
 
 /** Connects the database, migrates, seeds, and listens. */
 export async function startServer(env: Env, log: Logger, options: { db?: Db } = {}): Promise<RunningServer> {
+  const ownsDb = !options.db;
   const db =
     options.db ??
     (await connectDatabase(env.databaseUrl ? { kind: "postgres", url: env.databaseUrl } : { kind: "pglite", dataDir: env.dataDir }));
@@ -45,7 +49,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
         });
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       });
-      await db.destroy();
+      if (ownsDb) await db.destroy();
     })());
   return { url: `http://localhost:${port}`, port, db, close };
 }

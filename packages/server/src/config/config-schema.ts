@@ -74,15 +74,14 @@ const moneyAmount = (currency: { code: string; decimals: number }): Refine<strin
 const dayInterval = tuple(num((v, p) => (Number.isInteger(v) && v >= 0 ? undefined : `${p} must be a non-negative integer`)), str({ oneOf: ["day", "week", "month", "year"] }));
 const dayIntervalOrNever = union(dayInterval, str({ oneOf: ["never"] }));
 
-const price = obj(
-  {
-    ...Object.fromEntries(CURRENCIES.map((c) => [c.code, str({ refine: moneyAmount(c) })])),
-    interval: dayInterval,
-    serverOnly: bool(),
-    freeTrial: dayInterval,
-  },
-  (value) => (CURRENCIES.some((c) => typeof value[c.code] === "string") ? undefined : "At least one currency is required"),
-);
+// "At least one currency is required" is checked where prices are used: an override may set a
+// price's amounts and its interval under separate keys.
+const price = obj({
+  ...Object.fromEntries(CURRENCIES.map((c) => [c.code, str({ refine: moneyAmount(c) })])),
+  interval: dayInterval,
+  serverOnly: bool(),
+  freeTrial: dayInterval,
+});
 
 const customerType = str({ oneOf: ["user", "team", "custom"] });
 
@@ -175,7 +174,7 @@ export const configOverrideSchema: SchemaNode = obj({
     server: obj({
       isShared: bool(),
       provider: str({ oneOf: ["resend", "smtp"] }),
-      host: str({ refine: all(nonEmpty) }),
+      host: str({ refine: nonEmpty }),
       port: num(port),
       username: str({ refine: nonEmpty }),
       password: str({ refine: all(nonEmpty, maxLength(70)) }),
@@ -226,24 +225,25 @@ function childOf(node: SchemaNode, segment: string): SchemaNode | undefined {
  * `null` is accepted anywhere (it removes the key). With `strict`, `refine` checks and record key
  * rules apply too.
  */
-export function checkValue(node: SchemaNode, value: unknown, path: string, strict: boolean): string | undefined {
+export function checkValue(node: SchemaNode, value: unknown, path: string, strict: boolean, castFrom?: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
+  const notType = (type: string) => notTypeMessage(path, type, value, castFrom);
   switch (node.kind) {
     case "string":
-      if (typeof value !== "string") return notType(path, "string", value);
+      if (typeof value !== "string") return notType("string");
       if (node.oneOf && !node.oneOf.includes(value)) return `${path} must be one of the following values: ${node.oneOf.join(", ")}`;
       if (node.uuid && !UUID.test(value)) return `${path} must be a valid UUID`;
       return strict ? node.refine?.(value, path) : undefined;
     case "number":
-      if (typeof value !== "number" || Number.isNaN(value)) return notType(path, "number", value);
+      if (typeof value !== "number" || Number.isNaN(value)) return notType("number");
       return strict ? node.refine?.(value, path) : undefined;
     case "boolean":
-      if (typeof value !== "boolean") return notType(path, "boolean", value);
+      if (typeof value !== "boolean") return notType("boolean");
       return strict ? node.refine?.(value, path) : undefined;
     case "mixed":
       return strict ? node.refine?.(value, path) : undefined;
     case "tuple": {
-      if (!Array.isArray(value)) return notType(path, "tuple", value);
+      if (!Array.isArray(value)) return notType("tuple");
       if (value.length !== node.items.length) {
         const which = value.length < node.items.length ? "few" : "many";
         return `${path} tuple value has too ${which} items, expected a length of ${node.items.length} but got ${value.length} for value: \`${printValue(value)}\``;
@@ -255,21 +255,25 @@ export function checkValue(node: SchemaNode, value: unknown, path: string, stric
       return undefined;
     }
     case "object": {
-      if (!isObjectValue(value)) return notType(path, "object", value);
+      if (!isObjectValue(value)) return notType("object");
       const unknown = Object.keys(value).filter((k) => !Object.prototype.hasOwnProperty.call(node.fields, k));
       if (unknown.length > 0) return `${path || "Object"} contains unknown properties: ${unknown.join(", ")}`;
       for (const [key, field] of Object.entries(node.fields)) {
-        const problem = checkValue(field, Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined, `${path}.${key}`, strict);
+        const problem = checkValue(field, Object.prototype.hasOwnProperty.call(value, key) ? value[key] : undefined, join(path, key), strict);
         if (problem) return problem;
       }
       return strict ? node.refine?.(value, path) : undefined;
     }
     case "record": {
-      if (!isObjectValue(value)) return notType(path, "object", value);
+      if (!isObjectValue(value)) return notType("object");
       for (const [key, item] of Object.entries(value)) {
-        if (node.key.uuid && !UUID.test(key)) return `${path}.${key} must be a valid UUID`;
-        if (strict && !node.key.test(key)) return `The key ${JSON.stringify(`${path}.${key}`)} is not valid for the schema.`;
-        const problem = checkValue(node.value, item, `${path}.${key}`, strict);
+        if (node.key.uuid && !UUID.test(key)) return `${path} must be a valid UUID`;
+        if (strict && !node.key.test(key)) return `The key ${JSON.stringify(join(path, key))} is not valid for the schema.`;
+        // The protocol's validator reports problems inside a record entry at the record's path, with
+        // the record as the "cast from" value; Latchkey's own (strict) checks name the entry.
+        const problem = strict
+          ? checkValue(node.value, item, join(path, key), strict)
+          : checkValue(node.value, item, path, strict, value);
         if (problem) return problem;
       }
       return undefined;
@@ -277,7 +281,7 @@ export function checkValue(node: SchemaNode, value: unknown, path: string, stric
     case "union": {
       const problems: string[] = [];
       for (const item of node.items) {
-        const problem = checkValue(item, value, path, strict);
+        const problem = checkValue(item, value, path, strict, castFrom);
         if (!problem) return undefined;
         problems.push(problem);
       }
@@ -287,12 +291,17 @@ export function checkValue(node: SchemaNode, value: unknown, path: string, stric
   }
 }
 
+function join(path: string, key: string): string {
+  return path === "" ? key : `${path}.${key}`;
+}
+
 function isObjectValue(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function notType(path: string, type: string, value: unknown): string {
-  return `${path} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`.`;
+function notTypeMessage(path: string, type: string, value: unknown, castFrom: unknown): string {
+  const cast = castFrom !== undefined && castFrom !== null && castFrom !== value ? ` (cast from the value \`${printValue(castFrom)}\`).` : ".";
+  return `${path} must be a \`${type}\` type, but the final value was: \`${printValue(value)}\`${cast}`;
 }
 
 /** Prints a value the way the protocol's validator does in its messages. */

@@ -85,6 +85,13 @@ function yupTypeName(expected: string): string {
 function printValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value);
   if (typeof value === "bigint") return `${value}n`;
-  if (Array.isArray(value) || (typeof value === "object" && value !== null)) return JSON.stringify(value, undefined, 2);
+  if (Array.isArray(value) || (typeof value === "object" && value !== null)) {
+    try {
+      return JSON.stringify(value, undefined, 2);
+    } catch {
+      // Nesting deep enough to exhaust the stack is client input too: describe it, never fail on it.
+      return Array.isArray(value) ? "[deeply nested array]" : "[deeply nested object]";
+    }
+  }
   return String(value);
 }

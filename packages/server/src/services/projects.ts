@@ -32,7 +32,26 @@ export interface ProjectUpdate {
   configOverride?: Record<string, unknown>;
 }
 
-export async function updateProject(db: Db, id: string, update: ProjectUpdate): Promise<ProjectRow> {
+/**
+ * Updates a project. A config change is computed from the stored override inside the same transaction,
+ * with the row locked, so two concurrent edits cannot lose each other's keys; `mergeConfig` may throw to
+ * reject the change, and then nothing is written.
+ */
+export async function updateProject(
+  db: Db,
+  id: string,
+  update: Omit<ProjectUpdate, "configOverride">,
+  mergeConfig?: (stored: Record<string, unknown>) => Record<string, unknown>,
+): Promise<ProjectRow> {
+  return db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom("projects").select("config_override").where("id", "=", id).forUpdate().executeTakeFirst();
+    if (!current) throw new KnownErrors.ProjectNotFound(id);
+    const configOverride = mergeConfig ? mergeConfig(current.config_override) : undefined;
+    return writeProject(trx, id, { ...update, ...(configOverride ? { configOverride } : {}) });
+  });
+}
+
+async function writeProject(db: Db, id: string, update: ProjectUpdate): Promise<ProjectRow> {
   const row = await db
     .updateTable("projects")
     .set({
@@ -50,6 +69,15 @@ export async function updateProject(db: Db, id: string, update: ProjectUpdate): 
   return row;
 }
 
+/**
+ * What a new project starts with on top of the config defaults, as the protocol's hosted service creates
+ * projects: email-and-password sign-in on and localhost allowed, so a fresh project works in development.
+ */
+export const NEW_PROJECT_CONFIG_OVERRIDE: Record<string, unknown> = {
+  "auth.password.allowSignIn": true,
+  "domains.allowLocalhost": true,
+};
+
 export async function createProject(
   db: Db,
   project: { id?: string; displayName: string; description: string | null; isProductionMode?: boolean; ownerTeamId?: string | null; configOverride?: Record<string, unknown> },
@@ -64,7 +92,7 @@ export async function createProject(
       owner_team_id: project.ownerTeamId ?? null,
       logo_url: null,
       full_logo_url: null,
-      config_override: JSON.stringify(project.configOverride ?? {}),
+      config_override: JSON.stringify(project.configOverride ?? NEW_PROJECT_CONFIG_OVERRIDE),
     })
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -1,7 +1,7 @@
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { upsertSeededKeySet } from "./api-keys.js";
-import { INTERNAL_PROJECT_ID } from "./projects.js";
+import { INTERNAL_PROJECT_ID, NEW_PROJECT_CONFIG_OVERRIDE } from "./projects.js";
 
 // Fixed ids make seeding idempotent: every start upserts the same rows.
 const INTERNAL_OWNER_TEAM_ID = "00000000-0000-4000-8000-000000000001";
@@ -19,7 +19,7 @@ export async function seedInternalProject(db: Db, env: Env): Promise<void> {
         id: INTERNAL_PROJECT_ID,
         display_name: env.internalProject.displayName,
         description: env.internalProject.description,
-        config_override: JSON.stringify({}),
+        config_override: JSON.stringify(NEW_PROJECT_CONFIG_OVERRIDE),
         owner_team_id: null,
         logo_url: null,
         full_logo_url: null,

@@ -3,6 +3,8 @@ import { connectDatabase, type Db } from "../../src/db/connect.js";
 import { readEnv, type Env } from "../../src/env.js";
 import { createLogger } from "../../src/log.js";
 import { startServer, type RunningServer } from "../../src/server.js";
+import { createKeySet } from "../../src/services/api-keys.js";
+import { createProject } from "../../src/services/projects.js";
 
 export interface TestServer extends RunningServer {
   env: Env;
@@ -12,8 +14,12 @@ export interface TestServer extends RunningServer {
  * Starts the real server on a free port with a database of its own: a fresh in-memory PGlite, or a fresh
  * database on the real PostgreSQL named by LATCHKEY_TEST_DATABASE_URL (dropped again on close).
  */
-export async function startTestServer(vars: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(vars: Record<string, string> = {}, options: { sameDatabaseAs?: TestServer } = {}): Promise<TestServer> {
   const env = readEnv({ LATCHKEY_PORT: "0", LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "silent", ...vars });
+  if (options.sameDatabaseAs) {
+    // A second server process on the same database; its owner closes the database.
+    return { ...(await startServer(env, createLogger(env.logLevel), { db: options.sameDatabaseAs.db })), env };
+  }
   const { db, dropDatabase } = await testDatabase();
   const server = await startServer(env, createLogger(env.logLevel), { db });
   return {
@@ -21,6 +27,7 @@ export async function startTestServer(vars: Record<string, string> = {}): Promis
     env,
     async close() {
       await server.close();
+      await db.destroy();
       await dropDatabase();
     },
   };
@@ -46,6 +53,41 @@ async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<voi
       await client.connect();
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
+    },
+  };
+}
+
+export interface TestProject {
+  projectId: string;
+  publishableClientKey: string;
+  secretServerKey: string;
+  superSecretAdminKey: string;
+  /** x-stack headers for the given access type. */
+  headers(access: "client" | "server" | "admin"): Record<string, string>;
+}
+
+/**
+ * A fresh project with a full key set, so each test works on its own project. Projects are created by
+ * signed-in internal-project users (issue 3); until then tests create them through the service.
+ */
+export async function createTestProject(server: TestServer, displayName = "Test project"): Promise<TestProject> {
+  const project = await createProject(server.db, { displayName, description: null });
+  const keys = await createKeySet(server.db, project.id, {
+    description: "test keys",
+    expiresAt: null,
+    kinds: ["publishableClientKey", "secretServerKey", "superSecretAdminKey"],
+  });
+  const result = {
+    projectId: project.id,
+    publishableClientKey: keys.publishable_client_key!,
+    secretServerKey: keys.secret_server_key!,
+    superSecretAdminKey: keys.super_secret_admin_key!,
+  };
+  return {
+    ...result,
+    headers(access) {
+      const key = { client: ["x-stack-publishable-client-key", result.publishableClientKey], server: ["x-stack-secret-server-key", result.secretServerKey], admin: ["x-stack-super-secret-admin-key", result.superSecretAdminKey] }[access];
+      return { "x-stack-project-id": project.id, "x-stack-access-type": access, [key[0]!]: key[1]! };
     },
   };
 }
