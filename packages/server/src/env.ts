@@ -14,6 +14,8 @@ const environmentSchema = z.object({
   LATCHKEY_PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   LATCHKEY_DEV_MODE: boolean.optional(),
   LATCHKEY_SERVER_SECRET: z.string().optional(),
+  LATCHKEY_PREVIOUS_SERVER_SECRETS: z.string().optional(),
+  LATCHKEY_ACCESS_TOKEN_LIFETIME_SECONDS: z.coerce.number().int().min(10).max(86_400).default(600),
   LATCHKEY_SEED_PUBLISHABLE_CLIENT_KEY: z.string().min(1).optional(),
   LATCHKEY_SEED_SECRET_SERVER_KEY: z.string().min(1).optional(),
   LATCHKEY_SEED_SUPER_SECRET_ADMIN_KEY: z.string().min(1).optional(),
@@ -41,6 +43,9 @@ export interface Env {
   publicUrl: string;
   devMode: boolean;
   serverSecret: string;
+  /** Secrets used before the current one: tokens they signed still verify and their keys stay in the JWKS. */
+  previousServerSecrets: string[];
+  accessTokenLifetimeSeconds: number;
   seedKeys: { publishableClientKey?: string; secretServerKey?: string; superSecretAdminKey?: string };
   internalProject: { displayName: string; description: string };
   logLevel: string;
@@ -80,6 +85,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     publicUrl: (e.LATCHKEY_PUBLIC_URL ?? `http://localhost:${e.LATCHKEY_PORT}`).replace(/\/+$/, ""),
     devMode,
     serverSecret: e.LATCHKEY_SERVER_SECRET ?? DEV_SERVER_SECRET,
+    previousServerSecrets: (e.LATCHKEY_PREVIOUS_SERVER_SECRETS ?? "").split(",").map((s) => s.trim()).filter(Boolean),
+    accessTokenLifetimeSeconds: e.LATCHKEY_ACCESS_TOKEN_LIFETIME_SECONDS,
     seedKeys,
     internalProject: { displayName: e.LATCHKEY_INTERNAL_PROJECT_NAME, description: e.LATCHKEY_INTERNAL_PROJECT_DESCRIPTION },
     logLevel: e.LATCHKEY_LOG_LEVEL,

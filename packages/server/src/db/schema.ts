@@ -43,8 +43,63 @@ export interface ApiKeySetsTable {
   super_secret_admin_key_last_four: string | null;
 }
 
+export interface UsersTable {
+  id: Generated<string>;
+  project_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  password_hash: string | null;
+  totp_secret: Uint8Array | null;
+  otp_auth_enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  passkey_auth_enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  is_anonymous: ColumnType<boolean, boolean | undefined, boolean>;
+  client_metadata: Json | null;
+  client_read_only_metadata: Json | null;
+  server_metadata: Json | null;
+  selected_team_id: string | null;
+  created_at: CreatedAt;
+  last_active_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+export interface ContactChannelsTable {
+  id: Generated<string>;
+  project_id: string;
+  user_id: string;
+  type: "email";
+  value: string;
+  is_verified: ColumnType<boolean, boolean | undefined, boolean>;
+  is_primary: ColumnType<boolean, boolean | undefined, boolean>;
+  used_for_auth: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+}
+
+export interface TeamMembersTable {
+  project_id: string;
+  team_id: string;
+  user_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+  created_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  project_id: string;
+  user_id: string;
+  refresh_token_hash: Uint8Array;
+  is_impersonation: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: CreatedAt;
+  expires_at: Date | null;
+  last_used_at: ColumnType<Date, Date | undefined, Date>;
+  last_used_ip: string | null;
+}
+
 export interface Database {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;
+  users: UsersTable;
+  contact_channels: ContactChannelsTable;
+  team_members: TeamMembersTable;
+  sessions: SessionsTable;
 }

@@ -2,7 +2,9 @@ import type { Context, MiddlewareHandler } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { WELL_KNOWN_DEV_KEYS } from "../env.js";
 import { isKeyValid, type KeyKind } from "../services/api-keys.js";
+import { verifyAccessToken } from "../crypto/access-tokens.js";
 import { findProject } from "../services/projects.js";
+import { findUserRow } from "../services/user-rows.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 
 const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
@@ -31,6 +33,8 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const secretServerKey = header("x-stack-secret-server-key");
   const superSecretAdminKey = header("x-stack-super-secret-admin-key");
   const adminAccessToken = header("x-stack-admin-access-token");
+  const accessToken = header("x-stack-access-token");
+  const allowAnonymousUser = header("x-stack-allow-anonymous-user") === "true";
 
   if (!accessType) {
     if (publishableClientKey || secretServerKey || superSecretAdminKey || adminAccessToken) throw new KnownErrors.ProjectKeyWithoutAccessType();
@@ -38,6 +42,12 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   }
   if (!isAccessType(accessType)) throw new KnownErrors.InvalidAccessType(accessType);
   if (!projectId) throw new KnownErrors.AccessTypeWithoutProjectId(accessType);
+
+  // The access token is checked before the project is looked up, as the protocol orders its errors.
+  const claims = accessToken ? await verifyAccessToken(env, accessToken, { allowAnonymous: allowAnonymousUser }) : undefined;
+  if (claims && (claims.project_id !== projectId || claims.branch_id !== branchId)) {
+    throw new KnownErrors.InvalidProjectForAccessToken(projectId, claims.project_id);
+  }
 
   const project = await findProject(db, projectId);
   if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
@@ -65,7 +75,9 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
       if (!superSecretAdminKey && adminAccessToken) throw new KnownErrors.UnparsableAdminAccessToken();
       break;
   }
-  return { type: accessType, project, branchId };
+  // A deleted user's still-unexpired token authenticates nobody.
+  const user = claims ? ((await findUserRow(db, project.id, claims.sub)) ?? null) : null;
+  return { type: accessType, project, branchId, user, refreshTokenId: user ? claims!.refresh_token_id : null };
 }
 
 function isAccessType(value: string): value is AccessType {

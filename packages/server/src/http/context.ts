@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import type { ProjectRow } from "../services/projects.js";
+import type { UserRow } from "../services/user-rows.js";
 
 export type AccessType = "client" | "server" | "admin";
 
@@ -10,6 +11,10 @@ export interface RequestAuth {
   type: AccessType;
   project: ProjectRow;
   branchId: string;
+  /** The signed-in user of a valid access token, or null (no token, or its user was deleted). */
+  user: UserRow | null;
+  /** The session (refresh token id) the access token was issued for. */
+  refreshTokenId: string | null;
 }
 
 export interface AppDeps {

@@ -1,0 +1,117 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
+import type { Env } from "../env.js";
+import { deriveSigningKey } from "./signing-keys.js";
+
+/** The access token's claims: exactly the protocol's payload, nothing more. */
+export interface AccessTokenClaims {
+  sub: string;
+  exp: number;
+  iat: number;
+  iss: string;
+  aud: string;
+  project_id: string;
+  branch_id: string;
+  refresh_token_id: string;
+  role: "authenticated";
+  name: string | null;
+  email: string | null;
+  email_verified: boolean;
+  selected_team_id: string | null;
+  is_anonymous: boolean;
+}
+
+export interface AccessTokenSubject {
+  projectId: string;
+  branchId: string;
+  userId: string;
+  refreshTokenId: string;
+  name: string | null;
+  email: string | null;
+  emailVerified: boolean;
+  selectedTeamId: string | null;
+  isAnonymous: boolean;
+}
+
+/** Audience of a project's tokens; anonymous users get their own, so their tokens never pass as regular ones. */
+export function tokenAudience(projectId: string, isAnonymous: boolean): string {
+  return isAnonymous ? `${projectId}:anon` : projectId;
+}
+
+export function tokenIssuer(env: Env, projectId: string, isAnonymous: boolean): string {
+  return `${env.publicUrl}/api/v1/${isAnonymous ? "projects-anonymous-users" : "projects"}/${projectId}`;
+}
+
+/** Public keys a verifier needs for a project (its anonymous audience too when asked), current secret first. */
+export function projectJwks(env: Env, projectId: string, includeAnonymous: boolean): { keys: JWK[] } {
+  const audiences = includeAnonymous ? [tokenAudience(projectId, false), tokenAudience(projectId, true)] : [tokenAudience(projectId, false)];
+  const keys: JWK[] = [];
+  for (const secret of [env.serverSecret, ...env.previousServerSecrets]) {
+    for (const audience of audiences) keys.push(deriveSigningKey(secret, audience).publicJwk);
+  }
+  return { keys };
+}
+
+export async function signAccessToken(env: Env, subject: AccessTokenSubject, now = Date.now()): Promise<string> {
+  const audience = tokenAudience(subject.projectId, subject.isAnonymous);
+  const key = deriveSigningKey(env.serverSecret, audience);
+  const iat = Math.floor(now / 1000);
+  const claims: AccessTokenClaims = {
+    sub: subject.userId,
+    exp: iat + env.accessTokenLifetimeSeconds,
+    iat,
+    iss: tokenIssuer(env, subject.projectId, subject.isAnonymous),
+    aud: audience,
+    project_id: subject.projectId,
+    branch_id: subject.branchId,
+    refresh_token_id: subject.refreshTokenId,
+    role: "authenticated",
+    name: subject.name,
+    email: subject.email,
+    email_verified: subject.emailVerified,
+    selected_team_id: subject.selectedTeamId,
+    is_anonymous: subject.isAnonymous,
+  };
+  return new SignJWT(claims as unknown as JWTPayload)
+    .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
+    .sign(await importJWK(key.privateJwk, "ES256"));
+}
+
+/**
+ * Verifies an access token of any project served here and returns its claims. Only ES256 signatures by
+ * one of our derived keys for the audience the token names are accepted (no `none`, no HMAC, no foreign
+ * keys). Errors are the protocol's: unparsable, expired (with its time), anonymous not allowed.
+ */
+export async function verifyAccessToken(env: Env, token: string, options: { allowAnonymous: boolean }): Promise<AccessTokenClaims> {
+  let unverified: JWTPayload;
+  let kid: string | undefined;
+  try {
+    unverified = decodeJwt(token);
+    kid = decodeProtectedHeader(token).kid;
+  } catch {
+    throw new KnownErrors.UnparsableAccessToken();
+  }
+  const audience = typeof unverified.aud === "string" ? unverified.aud : undefined;
+  if (!audience) throw new KnownErrors.UnparsableAccessToken();
+  const isAnonymous = audience.endsWith(":anon");
+  if (isAnonymous && !options.allowAnonymous) throw new KnownErrors.AnonymousAuthenticationNotAllowed();
+
+  const candidates = [env.serverSecret, ...env.previousServerSecrets].map((secret) => deriveSigningKey(secret, audience));
+  const key = candidates.find((k) => k.kid === kid);
+  if (!key) throw new KnownErrors.UnparsableAccessToken();
+  try {
+    const { payload } = await jwtVerify(token, await importJWK(key.publicJwk, "ES256"), {
+      algorithms: ["ES256"],
+      audience,
+      issuer: tokenIssuer(env, audience.replace(/:anon$/, ""), isAnonymous),
+      requiredClaims: ["sub", "exp", "project_id", "branch_id", "refresh_token_id"],
+    });
+    return payload as unknown as AccessTokenClaims;
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) {
+      const exp = typeof unverified.exp === "number" ? new Date(unverified.exp * 1000) : undefined;
+      throw new KnownErrors.AccessTokenExpired(exp);
+    }
+    throw new KnownErrors.UnparsableAccessToken();
+  }
+}

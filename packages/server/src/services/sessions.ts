@@ -1,0 +1,118 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { sql, type Selectable } from "kysely";
+import type { Db } from "../db/connect.js";
+import type { SessionsTable } from "../db/schema.js";
+import type { Env } from "../env.js";
+import { signAccessToken } from "../crypto/access-tokens.js";
+import { hashSecret, randomSecret } from "../crypto/secrets.js";
+
+export type SessionRow = Selectable<SessionsTable>;
+
+/** SPEC §6/§9: a server-created session lasts a year unless told otherwise. */
+export const DEFAULT_SESSION_LIFETIME_MS = 31_536_000_000;
+// last_used_at / last_active_at are written at most this often, so reads stay reads.
+const ACTIVITY_WRITE_INTERVAL_MS = 60_000;
+
+export interface NewSession {
+  projectId: string;
+  userId: string;
+  expiresInMillis?: number;
+  isImpersonation?: boolean;
+}
+
+/** Starts a session: a random refresh token, stored only as its hash. */
+export async function createSession(db: Db, session: NewSession): Promise<{ session: SessionRow; refreshToken: string }> {
+  const refreshToken = randomSecret(256);
+  const row = await db
+    .insertInto("sessions")
+    .values({
+      project_id: session.projectId,
+      user_id: session.userId,
+      refresh_token_hash: hashSecret(refreshToken),
+      is_impersonation: session.isImpersonation ?? false,
+      expires_at: new Date(Date.now() + (session.expiresInMillis ?? DEFAULT_SESSION_LIFETIME_MS)),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { session: row, refreshToken };
+}
+
+/** The live session a refresh token belongs to, or REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED. */
+export async function sessionOfRefreshToken(db: Db, projectId: string, refreshToken: string): Promise<SessionRow> {
+  // Lookup by hash is an index seek on a SHA-256 of a 256-bit random value: nothing to learn from timing.
+  const row = await db
+    .selectFrom("sessions")
+    .selectAll()
+    .where("refresh_token_hash", "=", hashSecret(refreshToken))
+    .where("project_id", "=", projectId)
+    .executeTakeFirst();
+  if (!row || (row.expires_at && row.expires_at.getTime() <= Date.now())) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+  return row;
+}
+
+/** Records use of a session and its user's activity, at most once a minute. */
+export async function touchSession(db: Db, session: Pick<SessionRow, "id" | "user_id" | "last_used_at">, ip?: string): Promise<void> {
+  const now = new Date();
+  if (now.getTime() - session.last_used_at.getTime() < ACTIVITY_WRITE_INTERVAL_MS) return;
+  await db.updateTable("sessions").set({ last_used_at: now, ...(ip ? { last_used_ip: ip } : {}) }).where("id", "=", session.id).execute();
+  await db
+    .updateTable("users")
+    .set({ last_active_at: now })
+    .where("id", "=", session.user_id)
+    .where("last_active_at", "<", new Date(now.getTime() - ACTIVITY_WRITE_INTERVAL_MS))
+    .execute();
+}
+
+/** A fresh access token for a session, with the user's current name, email and selected team. */
+export async function accessTokenForSession(db: Db, env: Env, session: Pick<SessionRow, "id" | "project_id" | "user_id">): Promise<string> {
+  const user = await db
+    .selectFrom("users")
+    .leftJoin("contact_channels", (join) =>
+      join.onRef("contact_channels.user_id", "=", "users.id").on("contact_channels.is_primary", "=", true).on("contact_channels.type", "=", "email"),
+    )
+    .select(["users.id", "users.display_name", "users.selected_team_id", "users.is_anonymous", "contact_channels.value as email", "contact_channels.is_verified as email_verified"])
+    .where("users.id", "=", session.user_id)
+    .executeTakeFirst();
+  if (!user) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+  return signAccessToken(env, {
+    projectId: session.project_id,
+    branchId: "main",
+    userId: user.id,
+    refreshTokenId: session.id,
+    name: user.display_name,
+    email: user.email ?? null,
+    emailVerified: user.email_verified ?? false,
+    selectedTeamId: user.selected_team_id,
+    isAnonymous: user.is_anonymous,
+  });
+}
+
+/** Signs a user in: a new session and its first access token (the protocol's sign-in response tokens). */
+export async function signInUser(db: Db, env: Env, session: NewSession): Promise<{ refresh_token: string; access_token: string; session: SessionRow }> {
+  const created = await createSession(db, session);
+  return { refresh_token: created.refreshToken, access_token: await accessTokenForSession(db, env, created.session), session: created.session };
+}
+
+export async function listUserSessions(db: Db, projectId: string, userId: string): Promise<SessionRow[]> {
+  return db
+    .selectFrom("sessions")
+    .selectAll()
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", sql<Date>`now()`)]))
+    .orderBy("created_at", "desc")
+    .execute();
+}
+
+/** Ends one session of a user; false when there was no such session. */
+export async function revokeSession(db: Db, projectId: string, userId: string, sessionId: string): Promise<boolean> {
+  const result = await db.deleteFrom("sessions").where("id", "=", sessionId).where("project_id", "=", projectId).where("user_id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Ends every session of a user (password set or changed), optionally keeping the one in use. */
+export async function revokeUserSessions(db: Db, userId: string, options: { except?: string } = {}): Promise<void> {
+  let query = db.deleteFrom("sessions").where("user_id", "=", userId);
+  if (options.except) query = query.where("id", "!=", options.except);
+  await query.execute();
+}
