@@ -6,7 +6,13 @@ import { parseBody } from "./http/body.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
 import { cors, overrideErrorStatus } from "./http/headers.js";
 import { knownErrorResponse } from "./http/known-error-response.js";
+import { anonymousAuthRoutes } from "./routes/auth-anonymous.js";
+import { passwordAuthRoutes } from "./routes/auth-password.js";
+import { sessionsRoutes } from "./routes/auth-sessions.js";
 import { internalApiKeysRoutes } from "./routes/internal-api-keys.js";
+import { internalProjectsRoutes } from "./routes/internal-projects.js";
+import { jwksRoutes } from "./routes/jwks.js";
+import { usersRoutes } from "./routes/users.js";
 import { internalConfigRoutes } from "./routes/internal-config.js";
 import { projectsRoutes } from "./routes/projects.js";
 import { welcomeRoutes } from "./routes/welcome.js";
@@ -60,6 +66,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", projectsRoutes());
   api.route("/", internalConfigRoutes());
   api.route("/", internalApiKeysRoutes());
+  api.route("/", internalProjectsRoutes());
+  api.route("/", usersRoutes());
+  api.route("/", passwordAuthRoutes());
+  api.route("/", anonymousAuthRoutes());
+  api.route("/", sessionsRoutes());
+  api.route("/", jwksRoutes());
   app.route("/api/v1", api);
 
   app.notFound((c) => c.text("Not found", 404));

@@ -1,0 +1,43 @@
+import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
+import bcrypt from "bcryptjs";
+
+/**
+ * Password hashing. New hashes are argon2id at OWASP's minimum (m = 19 MiB, t = 2, p = 1), computed on
+ * libuv's thread pool so the event loop keeps serving. Imported hashes in modular crypt format (bcrypt
+ * `$2a$`/`$2b$`/`$2y$`, argon2 `$argon2id$`/`$argon2i$`/`$argon2d$`) verify too and are re-hashed with our
+ * parameters after the next successful sign-in.
+ */
+const ARGON2_OPTIONS = { algorithm: 2 /* Algorithm.Argon2id, a const enum */, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const OUR_PREFIX = "$argon2id$v=19$m=19456,t=2,p=1$";
+
+export async function hashPassword(password: string): Promise<string> {
+  return argon2Hash(password, ARGON2_OPTIONS);
+}
+
+export function isSupportedPasswordHash(hash: string): boolean {
+  return /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash) || /^\$argon2(id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/.test(hash);
+}
+
+export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  try {
+    if (hash.startsWith("$2")) return await bcrypt.compare(password, hash);
+    if (hash.startsWith("$argon2")) return await argon2Verify(hash, password);
+  } catch {
+    // A malformed stored hash verifies nothing.
+  }
+  return false;
+}
+
+/** Whether a hash should be replaced by one with our algorithm and parameters after a successful check. */
+export function needsRehash(hash: string): boolean {
+  return !hash.startsWith(OUR_PREFIX);
+}
+
+// Signing in with an unknown email still costs one hash verification, so response time does not tell
+// whether an account exists.
+let dummyHash: Promise<string> | undefined;
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummyHash ??= hashPassword("latchkey-dummy-password-for-constant-time");
+  await argon2Verify(await dummyHash, password).catch(() => false);
+  return false;
+}
