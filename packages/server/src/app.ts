@@ -30,7 +30,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("log", deps.log.child({ requestId }));
     await next();
     c.res.headers.set("x-stack-request-id", requestId);
-    c.res.headers.set("cache-control", "no-store, max-age=0");
+    // API answers are per caller and must never be cached, unless a route says otherwise (the JWKS).
+    if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store, max-age=0");
     c.get("log").info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, "request");
   });
 

@@ -3,7 +3,8 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import { WELL_KNOWN_DEV_KEYS } from "../env.js";
 import { isKeyValid, type KeyKind } from "../services/api-keys.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
-import { findProject } from "../services/projects.js";
+import { verifyAdminAccessToken } from "../services/project-ownership.js";
+import { findProject, INTERNAL_PROJECT_ID } from "../services/projects.js";
 import { findUserRow } from "../services/user-rows.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 
@@ -45,8 +46,13 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
 
   // The access token is checked before the project is looked up, as the protocol orders its errors.
   const claims = accessToken ? await verifyAccessToken(env, accessToken, { allowAnonymous: allowAnonymousUser }) : undefined;
+  // So is an admin access token, completely (it names its project through ownership, not a lookup).
+  const projectOwner = adminAccessToken ? await verifyAdminAccessToken(db, env, adminAccessToken, projectId) : undefined;
   if (claims && (claims.project_id !== projectId || claims.branch_id !== branchId)) {
-    throw new KnownErrors.InvalidProjectForAccessToken(projectId, claims.project_id);
+    // The protocol's client sends the owner's own internal session along with their admin access token
+    // (e.g. to transfer the project); it is nobody in this project, but not an error.
+    const ownersSession = projectOwner !== undefined && claims.project_id === INTERNAL_PROJECT_ID && claims.sub === projectOwner.id;
+    if (!ownersSession) throw new KnownErrors.InvalidProjectForAccessToken(projectId, claims.project_id);
   }
 
   const project = await findProject(db, projectId);
@@ -61,18 +67,22 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
 
   switch (accessType) {
     case "client":
+      // An owner's admin access token stands for every key of the project: the protocol's admin app for an
+      // owned project has no keys and sends its client and server calls (e.g. refreshing `/projects/current`
+      // after an update, listing users) with the token alone.
+      if (!publishableClientKey && projectOwner) break;
       if (!publishableClientKey) throw new KnownErrors.ClientAuthenticationRequired();
       if (!(await keyWorks("publishableClientKey", publishableClientKey))) throw new KnownErrors.InvalidPublishableClientKey(projectId);
       break;
     case "server":
+      if (!secretServerKey && projectOwner) break;
       if (!secretServerKey) throw new KnownErrors.ServerAuthenticationRequired();
       if (!(await keyWorks("secretServerKey", secretServerKey))) throw new KnownErrors.InvalidSecretServerKey(projectId);
       break;
     case "admin":
       if (!superSecretAdminKey && !adminAccessToken) throw new KnownErrors.AdminAuthenticationRequired();
       if (superSecretAdminKey && !(await keyWorks("superSecretAdminKey", superSecretAdminKey))) throw new KnownErrors.InvalidSuperSecretAdminKey(projectId);
-      // TODO(issue 3): admin access tokens are signed-in internal-project users; until users exist none is valid.
-      if (!superSecretAdminKey && adminAccessToken) throw new KnownErrors.UnparsableAdminAccessToken();
+      // An admin access token was accepted above; a key sent with it must be valid too, as any credential sent.
       break;
   }
   // A deleted user's still-unexpired token authenticates nobody.

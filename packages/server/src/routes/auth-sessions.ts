@@ -1,6 +1,224 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../http/context.js";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { Hono, type Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import {
+  sessionCreateBody,
+  sessionDeleteQuery,
+  sessionListQuery,
+  type OAuthTokenErrorCode,
+  type SessionCreateResponse,
+  type SessionRead,
+  type TokenResponse,
+} from "@latchkey/protocol/schemas";
+import type { Db } from "../db/connect.js";
+import { WELL_KNOWN_DEV_KEYS } from "../env.js";
+import { requireAccess } from "../http/auth.js";
+import type { AppEnv, RequestAuth } from "../http/context.js";
+import { validate } from "../http/validate.js";
+import { isKeyValid } from "../services/api-keys.js";
+import { findProject, type ProjectRow } from "../services/projects.js";
+import { accessTokenForSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
+import { findUserRow } from "../services/user-rows.js";
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ANY_ACCESS = ["client", "server", "admin"] as const;
+
+/**
+ * Sessions (SPEC.md §4 "Session", §7 "Auth"): creating one for a user (server), refreshing its access
+ * token (`/auth/sessions/current/refresh`, and the OAuth token endpoint's refresh grant, which is how the
+ * client library refreshes), signing out, and listing or ending a user's sessions.
+ */
 export function sessionsRoutes() {
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>()
+    .post("/auth/sessions", async (c) => {
+      const { project } = requireAccess(c, ["server", "admin"]);
+      const { body } = validate(c, { body: sessionCreateBody });
+      const { db, env } = c.get("deps");
+      const user = await findUserRow(db, project.id, body.user_id);
+      if (!user) throw new KnownErrors.UserIdDoesNotExist(body.user_id);
+      const tokens = await signInUser(db, env, {
+        projectId: project.id,
+        userId: user.id,
+        expiresInMillis: body.expires_in_millis,
+        isImpersonation: body.is_impersonation,
+      });
+      const response: SessionCreateResponse = { refresh_token: tokens.refresh_token, access_token: tokens.access_token };
+      return c.json(response, 200);
+    })
+    .post("/auth/sessions/current/refresh", async (c) => {
+      const { project } = requireAccess(c, ANY_ACCESS);
+      const refreshToken = c.req.header("x-stack-refresh-token");
+      if (!refreshToken) {
+        throw new KnownErrors.SchemaError(`Request validation failed on POST ${c.req.path}:\n  - headers.x-stack-refresh-token must be defined`);
+      }
+      const { db, env } = c.get("deps");
+      const session = await sessionOfRefreshToken(db, project.id, refreshToken);
+      await touchSession(db, session, clientIp(c));
+      return c.json({ access_token: await accessTokenForSession(db, env, session) }, 200);
+    })
+    .delete("/auth/sessions/current", async (c) => {
+      // Sign-out ends the session the access token was issued for; without one, the session of the
+      // x-stack-refresh-token header. A session that is already gone is REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED,
+      // which the client library treats as signed out.
+      const auth = requireAccess(c, ANY_ACCESS);
+      const { db } = c.get("deps");
+      const refreshToken = c.req.header("x-stack-refresh-token");
+      if (auth.user && auth.refreshTokenId) {
+        if (!(await revokeSession(db, auth.project.id, auth.user.id, auth.refreshTokenId))) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+      } else if (refreshToken) {
+        const session = await sessionOfRefreshToken(db, auth.project.id, refreshToken);
+        if (!(await revokeSession(db, auth.project.id, session.user_id, session.id))) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+      } else {
+        throw new KnownErrors.UserAuthenticationRequired();
+      }
+      return c.json({ success: true }, 200);
+    })
+    .get("/auth/sessions", async (c) => {
+      const auth = requireAccess(c, ANY_ACCESS);
+      const { query } = validate(c, { query: sessionListQuery });
+      const userId = sessionOwner(auth, query.user_id);
+      const rows = await listUserSessions(c.get("deps").db, auth.project.id, userId);
+      return c.json({ items: rows.map((row) => renderSession(row, auth.refreshTokenId)), is_paginated: false }, 200);
+    })
+    .delete("/auth/sessions/:id", async (c) => {
+      const auth = requireAccess(c, ANY_ACCESS);
+      const { query } = validate(c, { query: sessionDeleteQuery });
+      // Clients may only end their own sessions; servers may name any session of the project.
+      const userId = query.user_id !== undefined ? sessionOwner(auth, query.user_id) : auth.type === "client" ? sessionOwner(auth, "me") : undefined;
+      const sessionId = c.req.param("id");
+      if (auth.refreshTokenId !== null && sessionId.toLowerCase() === auth.refreshTokenId) throw new KnownErrors.CannotDeleteCurrentSession();
+      const { db } = c.get("deps");
+      const session = await findProjectSession(db, auth.project.id, sessionId);
+      if (!session || (userId !== undefined && session.user_id !== userId)) throw new HTTPException(404, { message: "Session not found." });
+      await revokeSession(db, auth.project.id, session.user_id, session.id);
+      return c.json({ success: true }, 200);
+    })
+    .post("/auth/oauth/token", async (c) => {
+      // RFC 6749 §6 refresh grant, as the client library sends it through oauth4webapi: a form body with
+      // client_id (the project id, optionally `#<branch>`), client_secret (a publishable client key) and
+      // refresh_token, and no x-stack-* headers. JSON bodies are accepted too.
+      // Failures the catalogue knows (bad client, bad refresh token) are known errors: the client library
+      // reads the x-stack-known-error header before anything else and treats REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED
+      // as "signed out", whereas an RFC 6749 `invalid_grant` body would make it throw. Only the request errors
+      // the catalogue has no code for use the RFC 6749 §5.2 body.
+      const params = formParams(c.get("body"));
+      const { db, env } = c.get("deps");
+      const project = await authenticateClient(c, db, params);
+      const grantType = params.grant_type;
+      if (!grantType) return oauthError(c, "invalid_request", "Missing parameter: grant_type");
+      // TODO(OAuth sign-in issue): the authorization_code grant joins here.
+      if (grantType !== "refresh_token") return oauthError(c, "unsupported_grant_type", `Unsupported grant type: ${grantType}`);
+      const refreshToken = params.refresh_token;
+      if (!refreshToken) return oauthError(c, "invalid_request", "Missing parameter: refresh_token");
+
+      const session = await sessionOfRefreshToken(db, project.id, refreshToken);
+      await touchSession(db, session, clientIp(c));
+      const response: TokenResponse = {
+        access_token: await accessTokenForSession(db, env, session),
+        token_type: "bearer",
+        expires_in: env.accessTokenLifetimeSeconds,
+        refresh_token: refreshToken,
+      };
+      return c.json(response, 200, { pragma: "no-cache" });
+    });
+}
+
+/** The user whose sessions a caller names: `me`, or (for servers, or a client naming itself) an id. */
+function sessionOwner(auth: RequestAuth, userId: string): string {
+  if (auth.type === "client") {
+    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
+    if (userId !== "me" && userId.toLowerCase() !== auth.user.id) throw new HTTPException(403, { message: "Client can only manage sessions of their own user." });
+    return auth.user.id;
+  }
+  if (userId === "me") {
+    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
+    return auth.user.id;
+  }
+  return userId.toLowerCase();
+}
+
+function renderSession(row: SessionRow, currentSessionId: string | null): SessionRead {
+  return {
+    id: row.id,
+    user_id: row.user_id,
+    created_at: row.created_at.getTime(),
+    is_impersonation: row.is_impersonation,
+    last_used_at: row.last_used_at.getTime(),
+    is_current_session: row.id === currentSessionId,
+    // No geolocation database is bundled: the address is known, its location is not.
+    ...(row.last_used_ip
+      ? {
+          last_used_at_end_user_ip_info: {
+            ip: row.last_used_ip,
+            countryCode: null,
+            regionCode: null,
+            cityName: null,
+            latitude: null,
+            longitude: null,
+            tzIdentifier: null,
+          },
+        }
+      : {}),
+  };
+}
+
+async function findProjectSession(db: Db, projectId: string, sessionId: string): Promise<SessionRow | undefined> {
+  if (!UUID.test(sessionId)) return undefined;
+  return db.selectFrom("sessions").selectAll().where("project_id", "=", projectId).where("id", "=", sessionId.toLowerCase()).executeTakeFirst();
+}
+
+/** The caller's address as the socket sees it (no proxy headers are trusted), if there is a socket. */
+function clientIp(c: Context<AppEnv>): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The string parameters of a form or JSON body; anything else counts as absent. */
+function formParams(body: unknown): Record<string, string | undefined> {
+  if (typeof body !== "object" || body === null || Array.isArray(body) || body instanceof Uint8Array) return {};
+  const params: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(body)) if (typeof value === "string" && value !== "") params[key] = value;
+  return params;
+}
+
+function oauthError(c: Context<AppEnv>, error: OAuthTokenErrorCode, description: string): Response {
+  return c.json({ error, error_description: description }, 400);
+}
+
+/**
+ * RFC 6749 §2.3.1 client authentication, by HTTP Basic or by client_id/client_secret in the body: the
+ * client id names the project (and optionally its branch), the secret is one of its publishable client keys.
+ */
+async function authenticateClient(c: Context<AppEnv>, db: Db, params: Record<string, string | undefined>): Promise<ProjectRow> {
+  const credentials = basicCredentials(c.req.header("authorization")) ?? { clientId: params.client_id, clientSecret: params.client_secret };
+  const { clientId, clientSecret } = credentials;
+  if (!clientId || !clientSecret) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
+  const [projectId = "", branchId = "main", ...rest] = clientId.split("#");
+  const project = rest.length === 0 && branchId === "main" ? await findProject(db, projectId) : undefined;
+  // As for x-stack-publishable-client-key (http/auth.ts): the published development keys work only in dev mode.
+  const wellKnown = (Object.values(WELL_KNOWN_DEV_KEYS) as string[]).includes(clientSecret);
+  const keyWorks = project && (c.get("deps").env.devMode || !wellKnown) && (await isKeyValid(db, project.id, "publishableClientKey", clientSecret));
+  if (!project || !keyWorks) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
+  return project;
+}
+
+function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
+  const match = header?.match(/^Basic\s+([A-Za-z0-9+/=]+)\s*$/i);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0) return undefined;
+  // Both halves are form-urlencoded before encoding (RFC 6749 §2.3.1).
+  const unescape = (s: string) => {
+    try {
+      return decodeURIComponent(s.replaceAll("+", " "));
+    } catch {
+      return s;
+    }
+  };
+  return { clientId: unescape(decoded.slice(0, colon)), clientSecret: unescape(decoded.slice(colon + 1)) };
 }

@@ -8,6 +8,16 @@ const INTERNAL_OWNER_TEAM_ID = "00000000-0000-4000-8000-000000000001";
 const SEEDED_KEY_SET_ID = "00000000-0000-4000-8000-000000000002";
 
 /**
+ * The internal project's users own projects through their teams (issue 3), so each gets a personal team on
+ * sign-up and may create more. Only the first seed writes it; an admin's later changes survive restarts.
+ */
+const INTERNAL_PROJECT_CONFIG_OVERRIDE: Record<string, unknown> = {
+  ...NEW_PROJECT_CONFIG_OVERRIDE,
+  "teams.createPersonalTeamOnSignUp": true,
+  "teams.allowClientTeamCreation": true,
+};
+
+/**
  * Makes sure the internal project, its owner team and the configured key set exist. The display name and
  * description are only set when the project is first created, so later edits by an admin survive restarts.
  */
@@ -19,7 +29,7 @@ export async function seedInternalProject(db: Db, env: Env): Promise<void> {
         id: INTERNAL_PROJECT_ID,
         display_name: env.internalProject.displayName,
         description: env.internalProject.description,
-        config_override: JSON.stringify(NEW_PROJECT_CONFIG_OVERRIDE),
+        config_override: JSON.stringify(INTERNAL_PROJECT_CONFIG_OVERRIDE),
         owner_team_id: null,
         logo_url: null,
         full_logo_url: null,

@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { emailAddress, isValidUrl } from "./project-config.js";
+
+/**
+ * Wire shapes of sign-up, sign-in and sessions: `/auth/password/*`, `/auth/anonymous/sign-up`,
+ * `/auth/sessions*`, the refresh grant of `/auth/oauth/token`, and a project's JWKS.
+ * SPEC.md §3 "Sign-in response", "Session", "Access token payload"; §5 and §9 for the limits.
+ */
+
+/** Password length bounds, counted in UTF-16 code units (JavaScript string length), as the protocol counts them. */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 70;
+
+/**
+ * Which requirement a new password misses, or undefined when it is acceptable. The server turns this into
+ * PASSWORD_TOO_SHORT (`details.min_length`) or PASSWORD_TOO_LONG (`details.maxLength`); a form can use it
+ * to explain the rule before submitting.
+ */
+export function passwordRequirementProblem(password: string): { tooShort: number } | { tooLong: number } | undefined {
+  if (password.length < PASSWORD_MIN_LENGTH) return { tooShort: PASSWORD_MIN_LENGTH };
+  if (password.length > PASSWORD_MAX_LENGTH) return { tooLong: PASSWORD_MAX_LENGTH };
+  return undefined;
+}
+
+/** An absolute URL without spaces, such as the base of an e-mail verification link. */
+export const callbackUrl = z.string().superRefine((value, ctx) => {
+  if (value.includes(" ")) ctx.addIssue({ code: "custom", message: "contains spaces" });
+  else if (!isValidUrl(value)) ctx.addIssue({ code: "custom", message: "is not a valid URL" });
+});
+
+// A new password is any string here: its length rules are reported as PASSWORD_TOO_SHORT/PASSWORD_TOO_LONG
+// (which the client library catches as "requirements not met"), not as a schema error.
+const newPassword = z.string();
+// A password being checked is never length-limited: an imported hash may stand for a longer one.
+const presentedPassword = z.string();
+
+/** `POST /auth/password/sign-up` */
+export const passwordSignUpBody = z.strictObject({
+  email: emailAddress,
+  password: newPassword,
+  verification_callback_url: callbackUrl.optional(),
+});
+export type PasswordSignUpBody = z.infer<typeof passwordSignUpBody>;
+
+/** `POST /auth/password/sign-in` */
+export const passwordSignInBody = z.strictObject({
+  email: emailAddress,
+  password: presentedPassword,
+});
+export type PasswordSignInBody = z.infer<typeof passwordSignInBody>;
+
+/** `POST /auth/password/update` (signed-in user) */
+export const passwordUpdateBody = z.strictObject({
+  old_password: presentedPassword,
+  new_password: newPassword,
+});
+export type PasswordUpdateBody = z.infer<typeof passwordUpdateBody>;
+
+/** `POST /auth/password/set` (signed-in user without a password) */
+export const passwordSetBody = z.strictObject({
+  password: newPassword,
+});
+export type PasswordSetBody = z.infer<typeof passwordSetBody>;
+
+/** The body of every sign-in and sign-up (password, anonymous). */
+export interface SignInResponse {
+  access_token: string;
+  refresh_token: string;
+  user_id: string;
+  is_new_user: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
+
+/** A user id, or `me` for the signed-in user. */
+export const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID or the string 'me'" });
+
+/** Server sessions last at most 367 days (SPEC.md §6: a year by default). */
+export const SESSION_MAX_EXPIRES_IN_MILLIS = 1000 * 60 * 60 * 24 * 367;
+export const SESSION_DEFAULT_EXPIRES_IN_MILLIS = 1000 * 60 * 60 * 24 * 365;
+
+/** `POST /auth/sessions` (server): a session for any user, e.g. to act as them (impersonation). */
+export const sessionCreateBody = z.strictObject({
+  user_id: uuid,
+  expires_in_millis: z.number().max(SESSION_MAX_EXPIRES_IN_MILLIS).default(SESSION_DEFAULT_EXPIRES_IN_MILLIS),
+  is_impersonation: z.boolean().default(false),
+});
+export type SessionCreateBody = z.infer<typeof sessionCreateBody>;
+
+export interface SessionCreateResponse {
+  refresh_token: string;
+  access_token: string;
+}
+
+/** `GET /auth/sessions?user_id=` */
+export const sessionListQuery = z.object({ user_id: userIdOrMe });
+
+/** `DELETE /auth/sessions/{id}?user_id=` (servers may leave `user_id` out) */
+export const sessionDeleteQuery = z.object({ user_id: userIdOrMe.optional() });
+
+/** Where a session was last used from; location fields are null when unknown. */
+export interface EndUserIpInfo {
+  ip: string;
+  countryCode: string | null;
+  regionCode: string | null;
+  cityName: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  tzIdentifier: string | null;
+}
+
+/** One session in `GET /auth/sessions` (`{ items, is_paginated: false }`); times in ms since the epoch. */
+export interface SessionRead {
+  id: string;
+  user_id: string;
+  created_at: number;
+  is_impersonation: boolean;
+  last_used_at?: number;
+  is_current_session: boolean;
+  last_used_at_end_user_ip_info?: EndUserIpInfo;
+}
+
+/** RFC 6749 §5.1: what the token endpoint returns for a refresh grant. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: "bearer";
+  expires_in: number;
+  refresh_token: string;
+}
+
+/** RFC 6749 §5.2 error codes the token endpoint uses where the known-error catalogue has no entry. */
+export type OAuthTokenErrorCode = "invalid_request" | "unsupported_grant_type";
+
+/** `GET /projects/{id}/.well-known/jwks.json?include_anonymous=` */
+export const jwksQuery = z.object({ include_anonymous: z.enum(["true", "false"]).optional() });

@@ -1,0 +1,155 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { passwordRequirementProblem, type SignInResponse } from "@latchkey/protocol/schemas";
+import type { Db } from "../db/connect.js";
+import type { Env } from "../env.js";
+import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
+import { isRedirectUrlTrusted, trustedDomainBaseUrls } from "../config/trusted-domains.js";
+import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "../crypto/passwords.js";
+import type { ProjectRow } from "./projects.js";
+import { revokeUserSessions, signInUser } from "./sessions.js";
+import { createUser, findUserByAuthEmail, isUniqueViolation } from "./users.js";
+import type { UserRow } from "./user-rows.js";
+
+/**
+ * Email-and-password authentication (SPEC.md §7 "Auth"): sign-up (also upgrading an anonymous user),
+ * sign-in, and changing or setting a signed-in user's password.
+ */
+
+const configOf = (project: ProjectRow): ProjectConfig => renderProjectConfig(project.config_override as ConfigObject);
+
+function requirePasswordAuth(config: ProjectConfig): void {
+  if (!config.auth.password.allowSignIn) throw new KnownErrors.PasswordAuthenticationNotEnabled();
+}
+
+/** PASSWORD_TOO_SHORT / PASSWORD_TOO_LONG for a password that is about to be stored. */
+export function assertPasswordRequirements(password: string): void {
+  const problem = passwordRequirementProblem(password);
+  if (!problem) return;
+  if ("tooShort" in problem) throw new KnownErrors.PasswordTooShort(problem.tooShort);
+  throw new KnownErrors.PasswordTooLong(problem.tooLong);
+}
+
+/** Whether a callback URL may appear in a link we e-mail: under a trusted domain, or localhost when allowed. */
+export function isCallbackUrlTrusted(config: ProjectConfig, url: string): boolean {
+  return isRedirectUrlTrusted(url, { trustedDomains: trustedDomainBaseUrls(config), allowLocalhost: config.domains.allowLocalhost });
+}
+
+export interface PasswordSignUp {
+  email: string;
+  password: string;
+  verificationCallbackUrl?: string;
+  /** The user the request is signed in as; an anonymous one is upgraded instead of creating a new user. */
+  currentUser: UserRow | null;
+}
+
+export async function signUpWithPassword(db: Db, env: Env, project: ProjectRow, input: PasswordSignUp): Promise<SignInResponse> {
+  const config = configOf(project);
+  requirePasswordAuth(config);
+  if (!config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
+  if (input.verificationCallbackUrl !== undefined && !isCallbackUrlTrusted(config, input.verificationCallbackUrl)) {
+    throw new KnownErrors.RedirectUrlNotWhitelisted();
+  }
+  assertPasswordRequirements(input.password);
+  // Checked up front so a taken email costs no hash; the unique index still decides concurrent sign-ups.
+  if (await findUserByAuthEmail(db, project.id, input.email)) throw new KnownErrors.UserWithEmailAlreadyExists(input.email);
+  const passwordHash = await hashPassword(input.password);
+
+  const upgraded = input.currentUser?.is_anonymous ? await upgradeAnonymousUser(db, project.id, input.currentUser.id, input.email, passwordHash) : undefined;
+  const user =
+    upgraded ?? (await createUser(db, project, { primaryEmail: input.email, primaryEmailVerified: false, primaryEmailAuthEnabled: true, passwordHash }));
+  // TODO(verification e-mails issue): send the verification e-mail with a link based on verificationCallbackUrl.
+  const tokens = await signInUser(db, env, { projectId: project.id, userId: user.id });
+  return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: true };
+}
+
+/**
+ * Turns an anonymous user into a regular one with this email and password, keeping its id (and so
+ * everything the anonymous user already owns). Undefined when the user is no longer anonymous.
+ */
+async function upgradeAnonymousUser(db: Db, projectId: string, userId: string, email: string, passwordHash: string): Promise<UserRow | undefined> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const user = await trx
+        .updateTable("users")
+        .set({ password_hash: passwordHash, is_anonymous: false })
+        .where("id", "=", userId)
+        .where("project_id", "=", projectId)
+        .where("is_anonymous", "=", true)
+        .returningAll()
+        .executeTakeFirst();
+      if (!user) return undefined;
+      await trx.updateTable("contact_channels").set({ is_primary: false }).where("user_id", "=", userId).where("type", "=", "email").where("is_primary", "=", true).execute();
+      await trx
+        .insertInto("contact_channels")
+        .values({ project_id: projectId, user_id: userId, type: "email", value: email, is_verified: false, is_primary: true, used_for_auth: true })
+        .onConflict((oc) => oc.columns(["user_id", "type", "value"]).doUpdateSet({ is_primary: true, used_for_auth: true }))
+        .execute();
+      return user;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, "contact_channels_auth_value")) throw new KnownErrors.UserWithEmailAlreadyExists(email);
+    throw error;
+  }
+}
+
+/**
+ * Signs in with email and password. Unknown emails and accounts without a password cost one hash
+ * verification too, and every failure is the same EMAIL_PASSWORD_MISMATCH, so neither the answer nor
+ * its timing tells whether an account exists (STYLE §5).
+ */
+export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, email: string, password: string): Promise<SignInResponse> {
+  requirePasswordAuth(configOf(project));
+  const user = await findUserByAuthEmail(db, project.id, email);
+  const hash = user?.password_hash ?? null;
+  const matches = hash !== null ? await verifyPassword(password, hash) : await verifyAgainstDummy(password);
+  if (!user || hash === null || !matches) throw new KnownErrors.EmailPasswordMismatch();
+
+  if (needsRehash(hash)) {
+    // An imported (or older-parameter) hash is replaced now that we know the password; only if it is
+    // still the stored one, so a concurrent password change is never overwritten.
+    await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", user.id).where("password_hash", "=", hash).execute();
+  }
+  // TODO(issue 8): users with a TOTP secret (users.totp_secret not null) get MULTI_FACTOR_AUTHENTICATION_REQUIRED
+  // with an attempt code instead of tokens.
+  const tokens = await signInUser(db, env, { projectId: project.id, userId: user.id });
+  return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: false };
+}
+
+/**
+ * Changes a signed-in user's password after checking the old one, and ends every other session of the
+ * user (a changed password is how a user locks out whoever else knew it). `keepSessionId` is the session
+ * the request came from.
+ */
+export async function changePassword(
+  db: Db,
+  project: ProjectRow,
+  user: UserRow,
+  input: { oldPassword: string; newPassword: string; keepSessionId: string | null },
+): Promise<void> {
+  requirePasswordAuth(configOf(project));
+  assertPasswordRequirements(input.newPassword);
+  if (user.password_hash === null) throw new KnownErrors.UserDoesNotHavePassword();
+  if (!(await verifyPassword(input.oldPassword, user.password_hash))) throw new KnownErrors.PasswordConfirmationMismatch();
+  const newHash = await hashPassword(input.newPassword);
+  await db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable("users")
+      .set({ password_hash: newHash })
+      .where("id", "=", user.id)
+      .where("password_hash", "=", user.password_hash)
+      .executeTakeFirst();
+    // Someone changed the password since we checked the old one: the old one no longer confirms anything.
+    if (Number(updated.numUpdatedRows) === 0) throw new KnownErrors.PasswordConfirmationMismatch();
+    await revokeUserSessions(trx, user.id, input.keepSessionId ? { except: input.keepSessionId } : {});
+  });
+}
+
+/** Gives a signed-in user without a password one; false when the user already has a password. */
+export async function setInitialPassword(db: Db, project: ProjectRow, user: UserRow, password: string): Promise<boolean> {
+  requirePasswordAuth(configOf(project));
+  assertPasswordRequirements(password);
+  if (user.password_hash !== null) return false;
+  const hash = await hashPassword(password);
+  const updated = await db.updateTable("users").set({ password_hash: hash }).where("id", "=", user.id).where("password_hash", "is", null).executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
+}
