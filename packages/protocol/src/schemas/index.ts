@@ -3,3 +3,4 @@ export * from "./auth.js";
 export * from "./internal-api-keys.js";
 export * from "./project-config.js";
 export * from "./projects.js";
+export * from "./users.js";

@@ -1,6 +1,199 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../http/context.js";
+import { Hono, type Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import {
+  userClientUpdateBody,
+  userIdParams,
+  userListQuery,
+  userServerCreateBody,
+  userServerUpdateBody,
+  type UserListResponse,
+  type UserServerUpdateBody,
+} from "@latchkey/protocol/schemas";
+import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
+import { hashPassword, isSupportedPasswordHash } from "../crypto/passwords.js";
+import { requireAccess } from "../http/auth.js";
+import type { AppEnv, RequestAuth } from "../http/context.js";
+import { validate } from "../http/validate.js";
+import { assertPasswordRequirements } from "../services/password-auth.js";
+import {
+  completeUserRecords,
+  createUser,
+  deleteUser,
+  listUsers,
+  loadUserRecord,
+  renderClientUser,
+  renderServerUser,
+  updateUser,
+  type UserRecord,
+  type UserUpdate,
+} from "../services/users.js";
 
+const ANY_ACCESS = ["client", "server", "admin"] as const;
+const SERVER_ACCESS = ["server", "admin"] as const;
+
+/**
+ * Users (SPEC.md §7 "Users and contact channels"): the signed-in user at `/users/me` (any access type,
+ * each seeing and writing its own shape), and for servers and admins `POST /users`, `GET /users` and
+ * `GET/PATCH/DELETE /users/{id}`, where `me` names the signed-in user.
+ */
 export function usersRoutes() {
-  return new Hono<AppEnv>();
+  return new Hono<AppEnv>()
+    .get("/users/me", async (c) => {
+      const auth = requireAccess(c, ANY_ACCESS);
+      const record = await loadUserRecord(c.get("deps").db, auth.project.id, currentUserId(auth));
+      return c.json(renderFor(auth, record), 200);
+    })
+    .patch("/users/me", async (c) => {
+      const auth = requireAccess(c, ANY_ACCESS);
+      // A client may write only its own fields: anything else is "body contains unknown properties".
+      const { body } = auth.type === "client" ? validate(c, { body: userClientUpdateBody }) : validate(c, { body: userServerUpdateBody });
+      const userId = currentUserId(auth);
+      const record = await applyUpdate(c, auth, userId, body);
+      return c.json(renderFor(auth, record), 200);
+    })
+    .delete("/users/me", async (c) => {
+      const auth = requireAccess(c, ANY_ACCESS);
+      const userId = currentUserId(auth);
+      if (auth.type === "client" && !renderProjectConfig(auth.project.config_override as ConfigObject).users.allowClientUserDeletion) {
+        // The protocol has no known error for this; it answers with a plain 400.
+        throw new HTTPException(400, { message: "Client user deletion is not enabled for this project" });
+      }
+      if (!(await deleteUser(c.get("deps").db, auth.project.id, userId))) throw new KnownErrors.UserNotFound();
+      return c.json({ success: true }, 200);
+    })
+    .post("/users", async (c) => {
+      const auth = requireAccess(c, SERVER_ACCESS);
+      const { body } = validate(c, { body: userServerCreateBody });
+      if (body.primary_email_auth_enabled && !body.primary_email) throw new HTTPException(400, { message: "primary_email_auth_enabled cannot be true without primary_email" });
+      if (body.primary_email_verified && !body.primary_email) throw new HTTPException(400, { message: "primary_email_verified cannot be true without primary_email" });
+      // TODO(OAuth sign-in issue): link the given provider accounts; until then no provider can be linked.
+      if (body.oauth_providers && body.oauth_providers.length > 0) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
+      const passwordHash = await passwordHashOf(body);
+      const { db } = c.get("deps");
+      // Servers create users even when sign-up is disabled (SPEC.md §6).
+      const user = await createUser(db, auth.project, {
+        displayName: body.display_name,
+        profileImageUrl: body.profile_image_url,
+        clientMetadata: body.client_metadata,
+        clientReadOnlyMetadata: body.client_read_only_metadata,
+        serverMetadata: body.server_metadata,
+        primaryEmail: body.primary_email,
+        primaryEmailVerified: body.primary_email_verified ?? false,
+        // As in the protocol, a server-created user's email signs in only when asked for.
+        primaryEmailAuthEnabled: body.primary_email_auth_enabled ?? false,
+        passwordHash: passwordHash ?? null,
+        totpSecret: totpSecretOf(body.totp_secret_base64) ?? null,
+        otpAuthEnabled: body.otp_auth_enabled,
+        passkeyAuthEnabled: body.passkey_auth_enabled,
+        isAnonymous: body.is_anonymous,
+      });
+      return c.json(renderServerUser(await loadUserRecord(db, auth.project.id, user.id)), 201);
+    })
+    .get("/users", async (c) => {
+      const auth = requireAccess(c, SERVER_ACCESS);
+      const { query } = validate(c, { query: userListQuery });
+      const { db } = c.get("deps");
+      const page = await listUsers(db, auth.project.id, {
+        cursor: query.cursor?.toLowerCase(),
+        limit: query.limit,
+        desc: query.desc === "true",
+        query: query.query,
+        includeAnonymous: query.include_anonymous === "true",
+        teamId: query.team_id?.toLowerCase(),
+      });
+      const records = await completeUserRecords(db, page.users);
+      const response: UserListResponse<ReturnType<typeof renderServerUser>> = {
+        items: records.map(renderServerUser),
+        is_paginated: true,
+        pagination: { next_cursor: page.nextCursor },
+      };
+      return c.json(response, 200);
+    })
+    .get("/users/:user_id", async (c) => {
+      const auth = requireAccess(c, SERVER_ACCESS);
+      const { params } = validate(c, { params: userIdParams });
+      const record = await loadUserRecord(c.get("deps").db, auth.project.id, namedUserId(auth, params.user_id));
+      return c.json(renderServerUser(record), 200);
+    })
+    .patch("/users/:user_id", async (c) => {
+      const auth = requireAccess(c, SERVER_ACCESS);
+      const { params, body } = validate(c, { params: userIdParams, body: userServerUpdateBody });
+      const record = await applyUpdate(c, auth, namedUserId(auth, params.user_id), body);
+      return c.json(renderServerUser(record), 200);
+    })
+    .delete("/users/:user_id", async (c) => {
+      const auth = requireAccess(c, SERVER_ACCESS);
+      const { params } = validate(c, { params: userIdParams });
+      if (!(await deleteUser(c.get("deps").db, auth.project.id, namedUserId(auth, params.user_id)))) throw new KnownErrors.UserNotFound();
+      return c.json({ success: true }, 200);
+    });
+}
+
+/** The signed-in user's id, or CANNOT_GET_OWN_USER_WITHOUT_USER. */
+function currentUserId(auth: RequestAuth): string {
+  if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
+  return auth.user.id;
+}
+
+/** A path's user id: `me` is the signed-in user (SPEC.md §5), anything else a UUID in any case. */
+function namedUserId(auth: RequestAuth, userId: string): string {
+  return userId === "me" ? currentUserId(auth) : userId.toLowerCase();
+}
+
+function renderFor(auth: RequestAuth, record: UserRecord) {
+  return auth.type === "client" ? renderClientUser(record) : renderServerUser(record);
+}
+
+/**
+ * The new password hash of a create or update body: hashed from `password` (null removes it), or an
+ * imported `password_hash` in modular crypt format; undefined when the body sets neither.
+ */
+async function passwordHashOf(body: Pick<UserServerUpdateBody, "password" | "password_hash">): Promise<string | null | undefined> {
+  if (body.password !== undefined && body.password_hash !== undefined) {
+    throw new HTTPException(400, { message: "Cannot set both password and password_hash at the same time." });
+  }
+  if (body.password === null) return null;
+  if (body.password !== undefined) {
+    assertPasswordRequirements(body.password);
+    return hashPassword(body.password);
+  }
+  if (body.password_hash !== undefined) {
+    if (!isSupportedPasswordHash(body.password_hash)) {
+      throw new HTTPException(400, { message: "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format." });
+    }
+    return body.password_hash;
+  }
+  return undefined;
+}
+
+function totpSecretOf(base64: string | null | undefined): Uint8Array | null | undefined {
+  return typeof base64 === "string" ? new Uint8Array(Buffer.from(base64, "base64")) : base64;
+}
+
+/** Validated update body (server shape; a client's is a subset) → the stored user's new record. */
+async function applyUpdate(c: Context<AppEnv>, auth: RequestAuth, userId: string, body: Partial<UserServerUpdateBody>): Promise<UserRecord> {
+  const { db } = c.get("deps");
+  const before = await loadUserRecord(db, auth.project.id, userId);
+  const emailAfter = body.primary_email !== undefined ? body.primary_email : before.primaryEmail?.value ?? null;
+  if (body.primary_email_auth_enabled && emailAfter === null) throw new HTTPException(400, { message: "primary_email_auth_enabled cannot be true without primary_email" });
+  if (body.primary_email_verified && emailAfter === null) throw new HTTPException(400, { message: "primary_email_verified cannot be true without primary_email" });
+  const update: UserUpdate = {
+    displayName: body.display_name,
+    profileImageUrl: body.profile_image_url,
+    clientMetadata: body.client_metadata,
+    clientReadOnlyMetadata: body.client_read_only_metadata,
+    serverMetadata: body.server_metadata,
+    primaryEmail: body.primary_email,
+    primaryEmailVerified: body.primary_email_verified,
+    primaryEmailAuthEnabled: body.primary_email_auth_enabled,
+    passwordHash: await passwordHashOf(body),
+    totpSecret: totpSecretOf(body.totp_secret_base64),
+    otpAuthEnabled: body.otp_auth_enabled,
+    passkeyAuthEnabled: body.passkey_auth_enabled,
+    selectedTeamId: body.selected_team_id?.toLowerCase() ?? body.selected_team_id,
+    isAnonymous: body.is_anonymous,
+  };
+  await updateUser(db, auth.project.id, userId, update);
+  return loadUserRecord(db, auth.project.id, userId);
 }

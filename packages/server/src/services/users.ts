@@ -1,9 +1,10 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import type { Selectable } from "kysely";
+import { sql, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { Db } from "../db/connect.js";
-import type { ContactChannelsTable, TeamsTable } from "../db/schema.js";
+import type { ContactChannelsTable, TeamsTable, UsersTable } from "../db/schema.js";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { ProjectRow } from "./projects.js";
+import { revokeUserSessions } from "./sessions.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 
 type ChannelRow = Selectable<ContactChannelsTable>;
@@ -193,4 +194,213 @@ export function renderClientUser(record: UserRecord) {
     is_anonymous: s.is_anonymous,
     selected_team: record.selectedTeam ? clientTeam(record.selectedTeam) : null,
   };
+}
+
+/** The records of many users at once (a page of `GET /users`): two queries, whatever the page size. */
+export async function completeUserRecords(db: Db, users: readonly UserRow[]): Promise<UserRecord[]> {
+  if (users.length === 0) return [];
+  const teamIds = [...new Set(users.flatMap((user) => (user.selected_team_id ? [user.selected_team_id] : [])))];
+  const [channels, teams] = await Promise.all([
+    db
+      .selectFrom("contact_channels")
+      .selectAll()
+      .where("user_id", "in", users.map((user) => user.id))
+      .where("type", "=", "email")
+      .where("is_primary", "=", true)
+      .execute(),
+    teamIds.length > 0 ? db.selectFrom("teams").selectAll().where("id", "in", teamIds).execute() : Promise.resolve([]),
+  ]);
+  const channelByUser = new Map(channels.map((channel) => [channel.user_id, channel]));
+  const teamById = new Map(teams.map((team) => [team.id, team]));
+  return users.map((user) => ({
+    user,
+    primaryEmail: channelByUser.get(user.id) ?? null,
+    selectedTeam: (user.selected_team_id && teamById.get(user.selected_team_id)) || null,
+  }));
+}
+
+/** A change to a user; an omitted (undefined) field is left as it is, null clears it. */
+export interface UserUpdate {
+  displayName?: string | null;
+  profileImageUrl?: string | null;
+  clientMetadata?: unknown;
+  clientReadOnlyMetadata?: unknown;
+  serverMetadata?: unknown;
+  /** null removes the primary email channel. */
+  primaryEmail?: string | null;
+  primaryEmailVerified?: boolean;
+  primaryEmailAuthEnabled?: boolean;
+  /** Already hashed (see crypto/passwords.ts); null removes the password. Either way every session ends. */
+  passwordHash?: string | null;
+  /** null disables TOTP multi-factor authentication. */
+  totpSecret?: Uint8Array | null;
+  otpAuthEnabled?: boolean;
+  passkeyAuthEnabled?: boolean;
+  /** Must be a team the user is a member of. */
+  selectedTeamId?: string | null;
+  /** Only upgrades an anonymous user. */
+  isAnonymous?: false;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Updates a user in one transaction (the row is locked first, so concurrent updates apply one after the
+ * other). Errors: USER_NOT_FOUND, TEAM_MEMBERSHIP_NOT_FOUND for a selected team the user is not in, and
+ * USER_EMAIL_ALREADY_EXISTS when the primary email would sign in and another account signs in with it —
+ * decided by the unique index `contact_channels_auth_value`, so concurrent updates cannot both win.
+ */
+export async function updateUser(db: Db, projectId: string, userId: string, update: UserUpdate): Promise<UserRow> {
+  if (!UUID.test(userId)) throw new KnownErrors.UserNotFound();
+  // The email whose sign-in uniqueness the transaction may violate, for the error message.
+  const signIn: { email?: string } = {};
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom("users").selectAll().where("project_id", "=", projectId).where("id", "=", userId).forUpdate().executeTakeFirst();
+      if (!current) throw new KnownErrors.UserNotFound();
+      if (update.selectedTeamId) {
+        const membership = await trx
+          .selectFrom("team_members")
+          .select("user_id")
+          .where("project_id", "=", projectId)
+          .where("team_id", "=", update.selectedTeamId)
+          .where("user_id", "=", userId)
+          .executeTakeFirst();
+        if (!membership) throw new KnownErrors.TeamMembershipNotFound(update.selectedTeamId, userId);
+      }
+
+      const columns: Updateable<UsersTable> = {};
+      if (update.displayName !== undefined) columns.display_name = update.displayName;
+      if (update.profileImageUrl !== undefined) columns.profile_image_url = update.profileImageUrl;
+      if (update.clientMetadata !== undefined) columns.client_metadata = json(update.clientMetadata);
+      if (update.clientReadOnlyMetadata !== undefined) columns.client_read_only_metadata = json(update.clientReadOnlyMetadata);
+      if (update.serverMetadata !== undefined) columns.server_metadata = json(update.serverMetadata);
+      if (update.passwordHash !== undefined) columns.password_hash = update.passwordHash;
+      if (update.totpSecret !== undefined) columns.totp_secret = update.totpSecret;
+      if (update.otpAuthEnabled !== undefined) columns.otp_auth_enabled = update.otpAuthEnabled;
+      if (update.passkeyAuthEnabled !== undefined) columns.passkey_auth_enabled = update.passkeyAuthEnabled;
+      if (update.selectedTeamId !== undefined) columns.selected_team_id = update.selectedTeamId;
+      if (update.isAnonymous === false) columns.is_anonymous = false;
+      const user = Object.keys(columns).length > 0 ? await trx.updateTable("users").set(columns).where("id", "=", userId).returningAll().executeTakeFirstOrThrow() : current;
+
+      await updatePrimaryEmail(trx, projectId, userId, update, signIn);
+      // SPEC §3: setting the password (or its hash) ends every session of the user.
+      if (update.passwordHash !== undefined) await revokeUserSessions(trx, userId);
+      return user;
+    });
+  } catch (error) {
+    if (signIn.email !== undefined && isUniqueViolation(error, "contact_channels_auth_value")) throw new KnownErrors.UserWithEmailAlreadyExists(signIn.email);
+    throw error;
+  }
+}
+
+/**
+ * Applies the primary-email part of an update. Before the statement that may break sign-in uniqueness it
+ * records in `signIn.email` the address that will sign in, so the caller can name it in the error.
+ */
+async function updatePrimaryEmail(trx: Db, projectId: string, userId: string, update: UserUpdate, signIn: { email?: string }): Promise<void> {
+  const { primaryEmail: email, primaryEmailVerified: verified, primaryEmailAuthEnabled: authEnabled } = update;
+  if (email === undefined && verified === undefined && authEnabled === undefined) return;
+  const channels = () => trx.selectFrom("contact_channels").selectAll().where("user_id", "=", userId).where("type", "=", "email");
+  const primary = await channels().where("is_primary", "=", true).executeTakeFirst();
+  const setChannel = (id: string, values: Updateable<ContactChannelsTable>) => trx.updateTable("contact_channels").set(values).where("id", "=", id).execute();
+
+  if (email === null) {
+    if (primary) await trx.deleteFrom("contact_channels").where("id", "=", primary.id).execute();
+    return;
+  }
+  if (email === undefined || email === primary?.value) {
+    // Only the flags of the current primary email change (the route refuses `true` flags without one).
+    if (!primary) return;
+    const signsIn = authEnabled ?? primary.used_for_auth;
+    if (signsIn) signIn.email = primary.value;
+    await setChannel(primary.id, { is_verified: verified ?? primary.is_verified, used_for_auth: signsIn });
+    return;
+  }
+
+  // A new address. One of the user's other channels may already hold it: that one becomes primary.
+  const existing = await channels().where("value", "=", email).executeTakeFirst();
+  const signsIn = authEnabled ?? primary?.used_for_auth ?? false;
+  if (signsIn) signIn.email = email;
+  if (existing) {
+    if (primary) await setChannel(primary.id, { is_primary: false });
+    await setChannel(existing.id, { is_primary: true, is_verified: verified ?? existing.is_verified, used_for_auth: signsIn });
+  } else if (primary) {
+    // A changed address is not verified any more, unless the caller says so.
+    await setChannel(primary.id, { value: email, is_verified: verified ?? false, used_for_auth: signsIn });
+  } else {
+    await trx
+      .insertInto("contact_channels")
+      .values({ project_id: projectId, user_id: userId, type: "email", value: email, is_verified: verified ?? false, is_primary: true, used_for_auth: signsIn })
+      .execute();
+  }
+}
+
+/**
+ * Deletes a user with one statement: their sessions, contact channels and team memberships go with them
+ * (foreign-key cascades). False when the project has no such user.
+ */
+export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
+  if (!UUID.test(userId)) return false;
+  const result = await db.deleteFrom("users").where("project_id", "=", projectId).where("id", "=", userId).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export interface UserListOptions {
+  /** The id of the first user of the page (the previous page's `nextCursor`). */
+  cursor?: string;
+  /** Page size; all users when omitted. */
+  limit?: number;
+  /** Newest first; otherwise oldest first (by sign-up time, then id). */
+  desc?: boolean;
+  /** Case-insensitive substring of the display name, an email address or the id. */
+  query?: string;
+  includeAnonymous?: boolean;
+  /** Only members of this team. */
+  teamId?: string;
+}
+
+/**
+ * A page of the project's users in sign-up order. Keyset pagination on (created_at, id): the cursor row's
+ * position is read in SQL, so microsecond timestamps never round-trip through JavaScript dates.
+ * An unknown cursor gives an empty page, as the protocol's does.
+ */
+export async function listUsers(db: Db, projectId: string, options: UserListOptions): Promise<{ users: UserRow[]; nextCursor: string | null }> {
+  const direction = options.desc ? "desc" : "asc";
+  let query = db.selectFrom("users").selectAll("users").where("users.project_id", "=", projectId);
+  if (!options.includeAnonymous) query = query.where("users.is_anonymous", "=", false);
+  if (options.teamId) {
+    const teamId = options.teamId;
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom("team_members").select("team_members.user_id").whereRef("team_members.user_id", "=", "users.id").where("team_members.team_id", "=", teamId)),
+    );
+  }
+  if (options.query) {
+    const pattern = `%${options.query.replace(/[\\%_]/g, "\\$&")}%`;
+    query = query.where((eb) =>
+      eb.or([
+        eb("users.display_name", "ilike", pattern),
+        sql<SqlBool>`users.id::text ilike ${pattern}`,
+        eb.exists(
+          eb
+            .selectFrom("contact_channels")
+            .select("contact_channels.id")
+            .whereRef("contact_channels.user_id", "=", "users.id")
+            .where("contact_channels.type", "=", "email")
+            .where("contact_channels.value", "ilike", pattern),
+        ),
+      ]),
+    );
+  }
+  if (options.cursor) {
+    const anchor = await db.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", options.cursor).executeTakeFirst();
+    if (!anchor) return { users: [], nextCursor: null };
+    const comparison = options.desc ? sql.raw("<=") : sql.raw(">=");
+    query = query.where(sql<SqlBool>`(users.created_at, users.id) ${comparison} (select anchor.created_at, anchor.id from users as anchor where anchor.id = ${anchor.id})`);
+  }
+  query = query.orderBy("users.created_at", direction).orderBy("users.id", direction);
+  if (options.limit !== undefined) query = query.limit(options.limit + 1);
+  const rows = await query.execute();
+  if (options.limit === undefined || rows.length <= options.limit) return { users: rows, nextCursor: null };
+  return { users: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
 }

@@ -1,0 +1,311 @@
+#!/usr/bin/env node
+// `npm run bench`: Latchkey against Better Auth on the same PostgreSQL, side by side on this machine.
+// Creates two fresh databases, migrates and starts both servers on 127.0.0.1, drives each scenario of
+// scenarios.mjs on each server at a fixed concurrency for a fixed time, prints a table, stops both servers
+// and drops the databases. Not part of `npm test` (STYLE.md §9: benchmarks never run in timed tests).
+//
+//   npm run bench [-- --duration 10 --warmup 2 --connections 32 --max-requests 100000 --scenarios sign-in,refresh]
+//
+// Options also come from the environment: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS,
+// BENCH_MAX_REQUESTS, BENCH_SCENARIOS, BENCH_DATABASE_URL (an admin URL of a local PostgreSQL, default
+// postgres://postgres:postgres@127.0.0.1:5432/postgres) and BENCH_KEEP_DATABASES=1.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const benchDir = fileURLToPath(new URL(".", import.meta.url));
+const root = join(benchDir, "..");
+
+const options = readOptions();
+installBenchDependencies();
+const { default: pg } = await import("pg");
+const { COOKIE_CACHE_SECONDS, betterAuthOptions } = await import("./better-auth-server.mjs");
+const { getMigrations } = await import("better-auth/db/migration");
+const { runLoad } = await import("./load.mjs");
+const { SCENARIOS, betterAuth, createUsers, latchkey } = await import("./scenarios.mjs");
+
+const DATABASES = { latchkey: "latchkey_bench_latchkey", betterAuth: "latchkey_bench_better_auth" };
+const children = [];
+let failing = false;
+
+// The whole bench is bounded: past this, whatever is still running is stopped and the bench fails.
+const scenarios = SCENARIOS.filter((s) => !options.scenarios || options.scenarios.some((name) => s.name.includes(name)));
+const budgetSeconds = 300 + scenarios.length * 2 * (options.warmup + options.duration + 60);
+setTimeout(() => fail(`the bench ran longer than its ${budgetSeconds} s budget`), budgetSeconds * 1000).unref();
+for (const signal of ["SIGINT", "SIGTERM"]) process.once(signal, () => fail(`stopped by ${signal}`));
+
+try {
+  await main();
+} catch (error) {
+  await fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
+}
+
+async function main() {
+  const admin = new pg.Client({ connectionString: options.databaseUrl });
+  await admin.connect();
+  const pgVersion = (await admin.query("show server_version")).rows[0].server_version;
+  for (const name of Object.values(DATABASES)) {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+  }
+  await admin.end();
+  const urlOf = (database) => Object.assign(new URL(options.databaseUrl), { pathname: `/${database}` }).href;
+
+  const [latchkeyPort, betterAuthPort] = [await freePort(), await freePort()];
+  const origins = { latchkey: `http://127.0.0.1:${latchkeyPort}`, betterAuth: `http://127.0.0.1:${betterAuthPort}` };
+
+  const migrationOptions = betterAuthOptions({ databaseUrl: urlOf(DATABASES.betterAuth), baseURL: origins.betterAuth });
+  await (await getMigrations(migrationOptions)).runMigrations();
+  await migrationOptions.database.end();
+
+  startChild("Latchkey", join(root, "node_modules/.bin/tsx"), ["packages/server/src/main.ts"], {
+    LATCHKEY_DATABASE_URL: urlOf(DATABASES.latchkey),
+    LATCHKEY_PORT: String(latchkeyPort),
+    LATCHKEY_HOST: "127.0.0.1",
+    LATCHKEY_PUBLIC_URL: origins.latchkey,
+    LATCHKEY_LOG_LEVEL: "warn",
+  });
+  startChild("Better Auth", process.execPath, [join(benchDir, "better-auth-server.mjs")], {
+    BENCH_BA_DATABASE_URL: urlOf(DATABASES.betterAuth),
+    BENCH_BA_PORT: String(betterAuthPort),
+  });
+  await Promise.all([waitUntilUp(`${origins.latchkey}/health`), waitUntilUp(`${origins.betterAuth}/api/auth/ok`)]);
+
+  // Users for sign-in, current user and refresh. Latchkey may not have every route yet: its side then
+  // reports errors instead of stopping the bench.
+  const emails = { betterAuth: await createUsers(betterAuth, origins.betterAuth) };
+  emails.latchkey = await createUsers(latchkey, origins.latchkey).catch((error) => {
+    console.error(`Latchkey: could not create the bench users (${error.message}); its runs will show the errors.`);
+    return ["nobody@bench.example.com"];
+  });
+
+  printHeader({ pgVersion, hashes: await storedPasswordHashes(urlOf) });
+
+  const rows = [];
+  for (const scenario of scenarios) {
+    for (const [side, server] of [["latchkey", latchkey], ["betterAuth", betterAuth]]) {
+      const origin = origins[side];
+      const result = await measure(scenario, side, { origin, emails: emails[side] });
+      rows.push({ scenario: scenario.name, server: server.name, ...result });
+      console.log(`  ${scenario.name} / ${server.name}: ${result.failed ?? `${result.okPerSecond.toFixed(1)} req/s, ${result.errors} errors`}`);
+    }
+  }
+  printTable(rows);
+  await stopChildren();
+  if (!options.keepDatabases) await dropDatabases();
+}
+
+/** One scenario on one server: untimed preparation, a warm-up, then the measured run. */
+async function measure(scenario, side, context) {
+  const load = (seconds, prepared) =>
+    runLoad({ origin: context.origin, ...prepared, connections: options.connections, seconds, maxRequests: options.maxRequests });
+  // When a run's time is up the load generator drops its connections, but the server still finishes the
+  // requests it had accepted (up to `connections` password hashes): wait for that before the next run.
+  const settle = (result) => new Promise((r) => setTimeout(r, Math.min(15_000, 500 + 1.5 * (Number.isFinite(result.p99) ? result.p99 : 0))));
+  try {
+    if (options.warmup > 0) await settle(await load(options.warmup, await scenario.sides[side](context)));
+    // Prepared again so the measured run starts on fresh sessions.
+    const result = await load(options.duration, await scenario.sides[side](context));
+    await settle(result);
+    return result;
+  } catch (error) {
+    return { failed: `could not run: ${error.message.slice(0, 300)}` };
+  }
+}
+
+function printHeader({ pgVersion, hashes }) {
+  const version = (pkg) => JSON.parse(readFileSync(join(benchDir, "node_modules", pkg, "package.json"), "utf8")).version;
+  const git = spawnSync("git", ["describe", "--always", "--dirty"], { cwd: root, encoding: "utf8" }).stdout.trim();
+  const scrypt = /N:\s*(\d+),\s*r:\s*(\d+),\s*p:\s*(\d+),\s*dkLen:\s*(\d+)/.exec(
+    readFileSync(join(benchDir, "node_modules/@better-auth/utils/dist/password.node.mjs"), "utf8"),
+  );
+  console.log(`
+Latchkey vs Better Auth, same PostgreSQL ${pgVersion} (127.0.0.1), ${cpus().length} cores, Node ${process.version}, autocannon ${version("autocannon")}
+  concurrency ${options.connections}; ${options.warmup} s warm-up, then ${options.duration} s measured (at most ${options.maxRequests} requests) per server and scenario
+  Latchkey ${git || "(no git)"}: tsx packages/server/src/main.ts, pg pool 10
+    password hashing: argon2id m=19 MiB t=2 p=1 (@node-rs/argon2); stored hash prefix ${hashes.latchkey}
+  Better Auth ${version("better-auth")}: Node http + toNodeHandler, pg pool 10, email+password, cookie cache ${COOKIE_CACHE_SECONDS} s
+    password hashing: ${scrypt ? `scrypt N=${scrypt[1]} r=${scrypt[2]} p=${scrypt[3]} dkLen=${scrypt[4]}` : "scrypt (its default)"} (node:crypto); stored hash ${hashes.betterAuth}
+  current user: Latchkey GET /users/me (verifies its ES256 access token, reads the user);
+                Better Auth GET /get-session with both cookies (answered from the signed cookie cache, no database)
+  token refresh: Latchkey POST /auth/sessions/current/refresh (session lookup, user read, signs an access token);
+                Better Auth GET /get-session?disableCookieCache=true with the session-token cookie (session + user
+                lookup, signs a fresh session-data cookie): its closest equivalent, it has no refresh endpoint
+`);
+}
+
+function printTable(rows) {
+  const number = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : "-");
+  const header = ["scenario", "server", "req/s", "p50 ms", "p99 ms", "errors", "Latchkey/peer req/s"];
+  const lines = rows.map((row, i) => {
+    if (row.failed) return [row.scenario, row.server, "-", "-", "-", "-", ""];
+    const peer = rows[i + 1];
+    const ratio = row.server === latchkey.name && peer && !peer.failed && peer.okPerSecond > 0 ? `${(row.okPerSecond / peer.okPerSecond).toFixed(2)}×` : "";
+    return [row.scenario, row.server, number(row.okPerSecond, 1), number(row.p50, 1), number(row.p99, 1), String(row.errors), ratio];
+  });
+  const widths = header.map((h, c) => Math.max(h.length, ...lines.map((l) => l[c].length)));
+  const format = (cells) => cells.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join("  ");
+  console.log(`\n${format(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const line of lines) console.log(format(line));
+  console.log("req/s counts ok answers only (2xx with the expected body); latencies are of ok answers.");
+
+  const troubled = rows.filter((row) => row.failed || row.errors > 0);
+  if (troubled.length) console.log("\nErrors:");
+  for (const row of troubled) {
+    console.log(`  ${row.scenario} / ${row.server}: ${row.failed ?? `${row.errors} of ${row.requests} requests: ${row.detail.join(", ")}`}`);
+    for (const sample of row.samples ?? []) console.log(`      ${sample.replace(/\s+/g, " ")}`);
+  }
+}
+
+/** The first stored password hash of each server, to show the parameters really in use. */
+async function storedPasswordHashes(urlOf) {
+  const first = async (database, query) => {
+    const client = new pg.Client({ connectionString: urlOf(database) });
+    await client.connect();
+    try {
+      return (await client.query(query)).rows[0]?.hash ?? "(none stored)";
+    } catch (error) {
+      return `(unreadable: ${error.message})`;
+    } finally {
+      await client.end();
+    }
+  };
+  const latchkeyHash = await first(DATABASES.latchkey, "select password_hash as hash from users where password_hash is not null limit 1");
+  const betterAuthHash = await first(DATABASES.betterAuth, `select password as hash from account where password is not null limit 1`);
+  return {
+    latchkey: latchkeyHash.startsWith("$") ? latchkeyHash.split("$").slice(0, 4).join("$") + "$" : latchkeyHash,
+    betterAuth: /^[0-9a-f]+:[0-9a-f]+$/.test(betterAuthHash)
+      ? `salt:key, ${betterAuthHash.split(":")[0].length / 2}-byte salt, ${betterAuthHash.split(":")[1].length / 2}-byte key`
+      : betterAuthHash,
+  };
+}
+
+function readOptions() {
+  const argv = process.argv.slice(2);
+  const arg = (name) => {
+    const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (i < 0) return undefined;
+    return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1];
+  };
+  const positive = (name, env, fallback, { min = 1, max }) => {
+    const raw = arg(name) ?? process.env[env];
+    const value = raw === undefined ? fallback : Number(raw);
+    if (!Number.isFinite(value) || value < min || value > max) {
+      console.error(`bench: --${name} (or ${env}) must be a number from ${min} to ${max}, got ${raw}`);
+      process.exit(2);
+    }
+    return value;
+  };
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres:postgres@127.0.0.1:5432/postgres";
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(new URL(databaseUrl).hostname)) {
+    console.error(`bench: BENCH_DATABASE_URL must name a PostgreSQL on this machine, got ${new URL(databaseUrl).host}`);
+    process.exit(2);
+  }
+  const scenarios = arg("scenarios") ?? process.env.BENCH_SCENARIOS;
+  return {
+    duration: positive("duration", "BENCH_DURATION", 10, { max: 600 }),
+    warmup: positive("warmup", "BENCH_WARMUP", 2, { min: 0, max: 60 }),
+    connections: positive("connections", "BENCH_CONNECTIONS", 32, { max: 1024 }),
+    maxRequests: positive("max-requests", "BENCH_MAX_REQUESTS", 100_000, { max: 10_000_000 }),
+    scenarios: scenarios ? scenarios.split(",").map((s) => s.trim()) : undefined,
+    databaseUrl,
+    keepDatabases: process.env.BENCH_KEEP_DATABASES === "1",
+  };
+}
+
+/** Better Auth and the load generator live in bench/'s own package, outside the root workspace. */
+function installBenchDependencies() {
+  if (!existsSync(join(root, "node_modules/.bin/tsx"))) {
+    console.error("bench: run `npm ci` at the repository root first (Latchkey is started with its tsx).");
+    process.exit(2);
+  }
+  const installed = ["better-auth", "pg", "autocannon"].every((name) => existsSync(join(benchDir, "node_modules", name, "package.json")));
+  if (installed) return;
+  console.log("bench: installing bench/ dependencies (npm ci --prefix bench)…");
+  const result = spawnSync("npm", ["ci", "--prefix", benchDir, "--no-audit", "--no-fund"], { stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function startChild(name, command, args, env) {
+  const output = [];
+  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const keep = (chunk) => {
+    output.push(chunk.toString());
+    if (output.length > 50) output.shift();
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const entry = { name, child, output, exited: false };
+  child.once("exit", (code, signal) => {
+    entry.exited = true;
+    if (!entry.stopping) fail(`${name} exited (${signal ?? code}) during the bench:\n${output.join("").slice(-3000)}`);
+  });
+  children.push(entry);
+}
+
+async function stopChildren() {
+  await Promise.all(
+    children.map(async (entry) => {
+      if (entry.exited) return;
+      entry.stopping = true;
+      const exited = new Promise((r) => entry.child.once("exit", r));
+      // Only the process groups this bench started (tsx runs the server in a child of its own).
+      try {
+        process.kill(-entry.child.pid, "SIGTERM");
+      } catch {
+        return;
+      }
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-entry.child.pid, "SIGKILL");
+        } catch {
+          // already gone
+        }
+      }, 15_000);
+      await exited;
+      clearTimeout(timer);
+    }),
+  );
+}
+
+async function dropDatabases() {
+  const admin = new pg.Client({ connectionString: options.databaseUrl });
+  await admin.connect();
+  for (const name of Object.values(DATABASES)) await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
+
+async function fail(message) {
+  if (failing) return;
+  failing = true;
+  console.error(`\nbench failed: ${message}`);
+  await stopChildren().catch(() => {});
+  process.exit(1);
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilUp(url) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer 200 within 60 s`);
+}
