@@ -242,8 +242,8 @@ describe("the signed-in user at /users/me", () => {
     expectSchemaError(await patch({ profile_image_url: "nope" }), "body.profile_image_url is not a valid URL");
     expectSchemaError(await patch({ totp_secret_base64: "not base64!" }), "body.totp_secret_base64 is not valid base64");
     expectSchemaError(await patch({ otp_auth_enabled: "yes" }), "body.otp_auth_enabled must be a `boolean` type");
-    expectSchemaError(await patch({ client_metadata: { key: "nul\u0000" } }), "body.client_metadata must not contain null characters or unpaired surrogates");
-    expectSchemaError(await patch({ client_metadata: { key: "\ud800" } }), "body.client_metadata must not contain null characters or unpaired surrogates");
+    expectSchemaError(await patch({ client_metadata: { key: "nul\u0000" } }), "body.client_metadata.key must not contain null characters or unpaired surrogates");
+    expectSchemaError(await patch({ client_metadata: { key: "\ud800" } }), "body.client_metadata.key must not contain null characters or unpaired surrogates");
     expectSchemaError(await patch("[]"), "body must be a `object` type");
     expect((await as(project, "server", `/users/${user.id}`)).body.display_name).toBeNull();
   });

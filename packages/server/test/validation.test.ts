@@ -35,6 +35,16 @@ describe("request validation", () => {
     expect(response.body.error).toBe("Request validation failed on POST /api/v1/internal/api-keys:\n  - body contains unknown properties: is_admin, extra");
   });
 
+  it("rejects text the database cannot store, anywhere in the body, as a schema error", async () => {
+    for (const description of ["nul\u0000byte", "lone \ud800 surrogate"]) {
+      const response = await call("/internal/api-keys", { access: "admin", body: { ...validKeyBody, description } });
+      expect(response.status).toBe(400);
+      expect(response.body.error).toBe("Request validation failed on POST /api/v1/internal/api-keys:\n  - body.description must not contain null characters or unpaired surrogates");
+    }
+    const logo = await call("/internal/projects/current", { access: "admin", method: "PATCH", body: { display_name: "a\u0000b" } });
+    expect(logo.body.code).toBe("SCHEMA_ERROR");
+  });
+
   it("checks access before validating the body", async () => {
     const response = await call("/internal/api-keys", { access: "client", body: { nonsense: true } });
     expect(response.body.code).toBe("INSUFFICIENT_ACCESS_TYPE");

@@ -27,6 +27,11 @@ export function validate<P extends Parts>(c: Context<AppEnv>, parts: P): Parsed<
       problems.push("body must be defined");
       continue;
     }
+    const unstorable = unstorableText(part, input[part]);
+    if (unstorable) {
+      problems.push(unstorable);
+      continue;
+    }
     const result = schema.safeParse(input[part], { reportInput: true });
     if (result.success) output[part] = result.data;
     else problems.push(...result.error.issues.map((issue) => describeIssue(part, issue)));
@@ -36,6 +41,37 @@ export function validate<P extends Parts>(c: Context<AppEnv>, parts: P): Parsed<
     throw new KnownErrors.SchemaError(`Request validation failed on ${c.req.method} ${new URL(c.req.url).pathname}:\n${lines}`);
   }
   return output as Parsed<P>;
+}
+
+// PostgreSQL text and jsonb cannot hold U+0000 and jsonb refuses unpaired surrogates; such input is a
+// client error for every route, found here before it could reach the database as a 500.
+const UNSTORABLE = /\u0000|[\ud800-\udfff]/u;
+
+/**
+ * The first string (or key) in a request part that the database could not store, as a problem line.
+ * Iterative with parent links, so nesting as deep as the JSON parser allows costs linear time.
+ */
+function unstorableText(root: string, value: unknown): string | undefined {
+  interface Node { value: unknown; key?: PropertyKey; parent?: Node }
+  const pathOf = (node: Node) => {
+    const path: PropertyKey[] = [];
+    for (let n: Node | undefined = node; n?.parent; n = n.parent) path.push(n.key!);
+    return formatPath(root, path.reverse());
+  };
+  const stack: Node[] = [{ value }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    const current = node.value;
+    if (typeof current === "string") {
+      if (UNSTORABLE.test(current)) return `${pathOf(node)} must not contain null characters or unpaired surrogates`;
+    } else if (typeof current === "object" && current !== null && !(current instanceof Uint8Array)) {
+      for (const [key, child] of Object.entries(current)) {
+        if (UNSTORABLE.test(key)) return `${pathOf(node)} must not contain null characters or unpaired surrogates`;
+        stack.push({ value: child, key: Array.isArray(current) ? Number(key) : key, parent: node });
+      }
+    }
+  }
+  return undefined;
 }
 
 export function formatPath(root: string, path: readonly PropertyKey[]): string {

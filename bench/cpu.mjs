@@ -1,0 +1,67 @@
+// CPU accounting from /proc (Linux), so a run can say how much CPU the driven server spent per request and
+// how much of the machine went to processes outside the bench (a test suite running alongside makes req/s
+// and latencies noisy; CPU per request much less so). Elsewhere than Linux every figure is NaN.
+import { readFileSync, readdirSync } from "node:fs";
+
+// USER_HZ is 100 on every Linux architecture Node supports.
+const MS_PER_TICK = 10;
+
+/** Busy and total CPU time of the whole machine, in ms. */
+function machine() {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n", 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = fields.reduce((a, b) => a + b, 0);
+    const idle = fields[3] + (fields[4] ?? 0);
+    return { busy: (total - idle) * MS_PER_TICK, total: total * MS_PER_TICK };
+  } catch {
+    return { busy: NaN, total: NaN };
+  }
+}
+
+/** CPU ms (user + system) of live processes, by process group, and of all `postgres` processes. */
+function processes() {
+  const byGroup = new Map();
+  let postgres = 0;
+  let entries = [];
+  try {
+    entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return { byGroup, postgres: NaN };
+  }
+  for (const pid of entries) {
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ms = (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+    const group = Number(fields[2]);
+    byGroup.set(group, (byGroup.get(group) ?? 0) + ms);
+    if (comm === "postgres") postgres += ms;
+  }
+  return { byGroup, postgres };
+}
+
+export function cpuSnapshot() {
+  const usage = process.cpuUsage();
+  return { machine: machine(), ...processes(), self: (usage.user + usage.system) / 1000 };
+}
+
+/**
+ * Between two snapshots: CPU ms of process group `group`, and the share of the machine's capacity used by
+ * processes that are neither in `ourGroups`, nor PostgreSQL, nor this process.
+ */
+export function cpuBetween(before, after, group, ourGroups) {
+  const groupMs = (snapshot, g) => snapshot.byGroup.get(g) ?? 0;
+  const ours =
+    ourGroups.reduce((sum, g) => sum + groupMs(after, g) - groupMs(before, g), 0) + (after.postgres - before.postgres) + (after.self - before.self);
+  const busy = after.machine.busy - before.machine.busy;
+  const total = after.machine.total - before.machine.total;
+  return {
+    serverMs: groupMs(after, group) - groupMs(before, group),
+    otherPercent: Math.max(0, (100 * (busy - ours)) / total),
+  };
+}
