@@ -17,17 +17,13 @@ import type { AppEnv, RequestAuth } from "../http/context.js";
 import { validate } from "../http/validate.js";
 import { assertPasswordRequirements } from "../services/password-auth.js";
 import {
-  completeUserRecords,
   createUser,
   deleteUser,
   listUsers,
-  loadUserRecord,
-  renderClientUser,
-  renderServerUser,
   updateUser,
-  type UserRecord,
   type UserUpdate,
 } from "../services/users.js";
+import { completeUserRecords, loadUserRecord, renderClientUser, renderServerUser, type UserRecord } from "../services/user-read.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;

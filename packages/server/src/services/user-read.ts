@@ -1,0 +1,115 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { Selectable } from "kysely";
+import type { Db } from "../db/connect.js";
+import type { ContactChannelsTable, TeamsTable } from "../db/schema.js";
+import { findUserRow, type UserRow } from "./user-rows.js";
+
+/** Reading users: the records behind the read shapes, and the client and server shapes themselves. */
+
+type ChannelRow = Selectable<ContactChannelsTable>;
+type TeamRow = Selectable<TeamsTable>;
+
+/** A user with what its read shapes need: the primary email channel and the selected team. */
+export interface UserRecord {
+  user: UserRow;
+  primaryEmail: ChannelRow | null;
+  selectedTeam: TeamRow | null;
+}
+
+export async function loadUserRecord(db: Db, projectId: string, userId: string): Promise<UserRecord> {
+  const user = await findUserRow(db, projectId, userId);
+  if (!user) throw new KnownErrors.UserNotFound();
+  return completeUserRecord(db, user);
+}
+
+export async function completeUserRecord(db: Db, user: UserRow): Promise<UserRecord> {
+  const [record] = await completeUserRecords(db, [user]);
+  return record!;
+}
+
+function clientTeam(team: TeamRow) {
+  return {
+    id: team.id,
+    display_name: team.display_name,
+    profile_image_url: team.profile_image_url,
+    client_metadata: team.client_metadata ?? null,
+    client_read_only_metadata: team.client_read_only_metadata ?? null,
+  };
+}
+
+function serverTeam(team: TeamRow) {
+  return { ...clientTeam(team), created_at_millis: team.created_at.getTime(), server_metadata: team.server_metadata ?? null };
+}
+
+/** The server read shape of a user (server and admin callers, and `/users/me` with server access). */
+export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecord) {
+  return {
+    id: user.id,
+    primary_email: primaryEmail?.value ?? null,
+    primary_email_verified: primaryEmail?.is_verified ?? false,
+    primary_email_auth_enabled: primaryEmail?.used_for_auth ?? false,
+    display_name: user.display_name,
+    selected_team: selectedTeam ? serverTeam(selectedTeam) : null,
+    selected_team_id: user.selected_team_id,
+    profile_image_url: user.profile_image_url,
+    signed_up_at_millis: user.created_at.getTime(),
+    has_password: user.password_hash !== null,
+    otp_auth_enabled: user.otp_auth_enabled,
+    passkey_auth_enabled: user.passkey_auth_enabled,
+    client_metadata: user.client_metadata ?? null,
+    client_read_only_metadata: user.client_read_only_metadata ?? null,
+    server_metadata: user.server_metadata ?? null,
+    last_active_at_millis: user.last_active_at.getTime(),
+    is_anonymous: user.is_anonymous,
+    oauth_providers: [] as Array<{ id: string; account_id: string; email: string | null }>,
+    auth_with_email: primaryEmail?.used_for_auth ?? false,
+    requires_totp_mfa: user.totp_secret !== null,
+  };
+}
+
+/** The client read shape: what a signed-in user may see of themself. */
+export function renderClientUser(record: UserRecord) {
+  const s = renderServerUser(record);
+  return {
+    id: s.id,
+    primary_email: s.primary_email,
+    primary_email_verified: s.primary_email_verified,
+    display_name: s.display_name,
+    client_metadata: s.client_metadata,
+    client_read_only_metadata: s.client_read_only_metadata,
+    profile_image_url: s.profile_image_url,
+    signed_up_at_millis: s.signed_up_at_millis,
+    has_password: s.has_password,
+    auth_with_email: s.auth_with_email,
+    oauth_providers: s.oauth_providers,
+    selected_team_id: s.selected_team_id,
+    requires_totp_mfa: s.requires_totp_mfa,
+    otp_auth_enabled: s.otp_auth_enabled,
+    passkey_auth_enabled: s.passkey_auth_enabled,
+    is_anonymous: s.is_anonymous,
+    selected_team: record.selectedTeam ? clientTeam(record.selectedTeam) : null,
+  };
+}
+
+/** The records of many users at once (a page of `GET /users`): two queries, whatever the page size. */
+export async function completeUserRecords(db: Db, users: readonly UserRow[]): Promise<UserRecord[]> {
+  if (users.length === 0) return [];
+  const teamIds = [...new Set(users.flatMap((user) => (user.selected_team_id ? [user.selected_team_id] : [])))];
+  const [channels, teams] = await Promise.all([
+    db
+      .selectFrom("contact_channels")
+      .selectAll()
+      .where("user_id", "in", users.map((user) => user.id))
+      .where("type", "=", "email")
+      .where("is_primary", "=", true)
+      .execute(),
+    teamIds.length > 0 ? db.selectFrom("teams").selectAll().where("id", "in", teamIds).execute() : Promise.resolve([]),
+  ]);
+  const channelByUser = new Map(channels.map((channel) => [channel.user_id, channel]));
+  const teamById = new Map(teams.map((team) => [team.id, team]));
+  return users.map((user) => ({
+    user,
+    primaryEmail: channelByUser.get(user.id) ?? null,
+    selectedTeam: (user.selected_team_id && teamById.get(user.selected_team_id)) || null,
+  }));
+}
