@@ -1,4 +1,6 @@
 import type { ColumnType, Generated } from "kysely";
+import type { EmailTables } from "./schema-emails.js";
+import type { VerificationTables } from "./schema-verification.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -94,7 +96,7 @@ export interface SessionsTable {
   last_used_ip: string | null;
 }
 
-export interface Database {
+export interface Database extends EmailTables, VerificationTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;
