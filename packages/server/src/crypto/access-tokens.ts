@@ -1,7 +1,19 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
 import type { Env } from "../env.js";
-import { deriveSigningKey } from "./signing-keys.js";
+import { deriveSigningKey, type SigningKey } from "./signing-keys.js";
+
+// Importing a JWK into a CryptoKey costs more than the signature itself; keys are derived, so cache them.
+const importedKeys = new Map<string, Promise<CryptoKey | Uint8Array>>();
+function imported(key: SigningKey, part: "private" | "public") {
+  const id = `${part}:${key.kid}`;
+  let cached = importedKeys.get(id);
+  if (!cached) {
+    cached = importJWK(part === "private" ? key.privateJwk : key.publicJwk, "ES256");
+    importedKeys.set(id, cached);
+  }
+  return cached;
+}
 
 /** The access token's claims: exactly the protocol's payload, nothing more. */
 export interface AccessTokenClaims {
@@ -74,7 +86,7 @@ export async function signAccessToken(env: Env, subject: AccessTokenSubject, now
   };
   return new SignJWT(claims as unknown as JWTPayload)
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
-    .sign(await importJWK(key.privateJwk, "ES256"));
+    .sign(await imported(key, "private"));
 }
 
 /**
@@ -100,7 +112,7 @@ export async function verifyAccessToken(env: Env, token: string, options: { allo
   const key = candidates.find((k) => k.kid === kid);
   if (!key) throw new KnownErrors.UnparsableAccessToken();
   try {
-    const { payload } = await jwtVerify(token, await importJWK(key.publicJwk, "ES256"), {
+    const { payload } = await jwtVerify(token, await imported(key, "public"), {
       algorithms: ["ES256"],
       audience,
       issuer: tokenIssuer(env, audience.replace(/:anon$/, ""), isAnonymous),

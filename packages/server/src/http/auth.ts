@@ -55,6 +55,10 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
     if (!ownersSession) throw new KnownErrors.InvalidProjectForAccessToken(projectId, claims.project_id);
   }
 
+  // The signed-in user is read while the project and keys are checked (it is only used once they pass).
+  const userLookup = claims ? findUserRow(db, projectId.toLowerCase(), claims.sub) : Promise.resolve(undefined);
+  userLookup.catch(() => {}); // an early throw below must not leave this rejection unhandled
+
   const project = await findProject(db, projectId);
   if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
@@ -86,7 +90,7 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
       break;
   }
   // A deleted user's still-unexpired token authenticates nobody.
-  const user = claims ? ((await findUserRow(db, project.id, claims.sub)) ?? null) : null;
+  const user = (await userLookup) ?? null;
   return { type: accessType, project, branchId, user, refreshTokenId: user ? claims!.refresh_token_id : null };
 }
 

@@ -23,7 +23,8 @@ import {
   updateUser,
   type UserUpdate,
 } from "../services/users.js";
-import { completeUserRecords, loadUserRecord, renderClientUser, renderServerUser, type UserRecord } from "../services/user-read.js";
+import type { UserRow } from "../services/user-rows.js";
+import { completeUserRecord, completeUserRecords, loadUserRecord, renderClientUser, renderServerUser, type UserRecord } from "../services/user-read.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
@@ -37,7 +38,8 @@ export function usersRoutes() {
   return new Hono<AppEnv>()
     .get("/users/me", async (c) => {
       const auth = requireAccess(c, ANY_ACCESS);
-      const record = await loadUserRecord(c.get("deps").db, auth.project.id, currentUserId(auth));
+      // The pipeline already loaded the signed-in user's row; only its email and team are left to read.
+      const record = await completeUserRecord(c.get("deps").db, currentUser(auth));
       return c.json(renderFor(auth, record), 200);
     })
     .patch("/users/me", async (c) => {
@@ -127,9 +129,13 @@ export function usersRoutes() {
 }
 
 /** The signed-in user's id, or CANNOT_GET_OWN_USER_WITHOUT_USER. */
-function currentUserId(auth: RequestAuth): string {
+function currentUser(auth: RequestAuth): UserRow {
   if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-  return auth.user.id;
+  return auth.user;
+}
+
+function currentUserId(auth: RequestAuth): string {
+  return currentUser(auth).id;
 }
 
 /** A path's user id: `me` is the signed-in user (SPEC.md §5), anything else a UUID in any case. */
