@@ -95,6 +95,27 @@ export async function signAccessToken(env: Env, subject: AccessTokenSubject, now
  * keys). Errors are the protocol's: unparsable, expired (with its time), anonymous not allowed.
  */
 export async function verifyAccessToken(env: Env, token: string, options: { allowAnonymous: boolean }): Promise<AccessTokenClaims> {
+  const known = verifiedTokens.get(token);
+  if (known && known.secret === env.serverSecret) {
+    if (known.claims.is_anonymous && !options.allowAnonymous) throw new KnownErrors.AnonymousAuthenticationNotAllowed();
+    if (known.claims.exp * 1000 <= Date.now()) throw new KnownErrors.AccessTokenExpired(new Date(known.claims.exp * 1000));
+    return known.claims;
+  }
+  const claims = await verifyAccessTokenSignature(env, token, options);
+  if (verifiedTokens.size >= VERIFIED_TOKENS_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
+  verifiedTokens.set(token, { claims, secret: env.serverSecret });
+  return claims;
+}
+
+/**
+ * Tokens whose signature already verified, so a client reusing its token (the common case, for minutes)
+ * costs one map lookup instead of an ECDSA verification. A token is immutable, so its verified claims stay
+ * true; only expiry and the anonymous rule are re-checked. Oldest entries are dropped first.
+ */
+const VERIFIED_TOKENS_MAX = 10_000;
+const verifiedTokens = new Map<string, { claims: AccessTokenClaims; secret: string }>();
+
+async function verifyAccessTokenSignature(env: Env, token: string, options: { allowAnonymous: boolean }): Promise<AccessTokenClaims> {
   let unverified: JWTPayload;
   let kid: string | undefined;
   try {

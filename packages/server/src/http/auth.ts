@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { WELL_KNOWN_DEV_KEYS } from "../env.js";
-import { isKeyValid, type KeyKind } from "../services/api-keys.js";
+import { findProjectCheckingKey, type KeyKind } from "../services/api-keys.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
 import { verifyAdminAccessToken } from "../services/project-ownership.js";
-import { findProject, INTERNAL_PROJECT_ID } from "../services/projects.js";
+import { INTERNAL_PROJECT_ID } from "../services/projects.js";
 import { findUserRow } from "../services/user-rows.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 
@@ -59,14 +59,21 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const userLookup = claims ? findUserRow(db, projectId.toLowerCase(), claims.sub) : Promise.resolve(undefined);
   userLookup.catch(() => {}); // an early throw below must not leave this rejection unhandled
 
-  const project = await findProject(db, projectId);
-  if (!project) throw new KnownErrors.CurrentProjectNotFound(projectId);
+  // The one key this access type needs is checked in the same query that finds the project.
+  const keyToCheck: { kind: KeyKind; key: string | undefined } = {
+    client: { kind: "publishableClientKey" as const, key: publishableClientKey },
+    server: { kind: "secretServerKey" as const, key: secretServerKey },
+    admin: { kind: "superSecretAdminKey" as const, key: superSecretAdminKey },
+  }[accessType];
+  const found = await findProjectCheckingKey(db, projectId, keyToCheck.key ? { kind: keyToCheck.kind, key: keyToCheck.key } : undefined);
+  if (!found) throw new KnownErrors.CurrentProjectNotFound(projectId);
+  const { project } = found;
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
 
-  const keyWorks = async (kind: KeyKind, key: string) => {
+  const keyWorks = (key: string) => {
     // Outside dev mode the protocol's published development keys never authenticate, wherever they are stored.
     if (!env.devMode && WELL_KNOWN_KEYS.has(key)) return false;
-    return isKeyValid(db, project.id, kind, key);
+    return found.keyValid;
   };
 
   switch (accessType) {
@@ -76,16 +83,16 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
       // after an update, listing users) with the token alone.
       if (!publishableClientKey && projectOwner) break;
       if (!publishableClientKey) throw new KnownErrors.ClientAuthenticationRequired();
-      if (!(await keyWorks("publishableClientKey", publishableClientKey))) throw new KnownErrors.InvalidPublishableClientKey(projectId);
+      if (!keyWorks(publishableClientKey)) throw new KnownErrors.InvalidPublishableClientKey(projectId);
       break;
     case "server":
       if (!secretServerKey && projectOwner) break;
       if (!secretServerKey) throw new KnownErrors.ServerAuthenticationRequired();
-      if (!(await keyWorks("secretServerKey", secretServerKey))) throw new KnownErrors.InvalidSecretServerKey(projectId);
+      if (!keyWorks(secretServerKey)) throw new KnownErrors.InvalidSecretServerKey(projectId);
       break;
     case "admin":
       if (!superSecretAdminKey && !adminAccessToken) throw new KnownErrors.AdminAuthenticationRequired();
-      if (superSecretAdminKey && !(await keyWorks("superSecretAdminKey", superSecretAdminKey))) throw new KnownErrors.InvalidSuperSecretAdminKey(projectId);
+      if (superSecretAdminKey && !keyWorks(superSecretAdminKey)) throw new KnownErrors.InvalidSuperSecretAdminKey(projectId);
       // An admin access token was accepted above; a key sent with it must be valid too, as any credential sent.
       break;
   }

@@ -1,9 +1,10 @@
 import type { InternalApiKeyCreated, InternalApiKeyRead } from "@latchkey/protocol/schemas";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import type { Selectable } from "kysely";
+import { sql, type Selectable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { ApiKeySetsTable } from "../db/schema.js";
 import { hashSecret, randomSecret, secretMatchesHash } from "../crypto/secrets.js";
+import { isValidProjectId, type ProjectRow } from "./projects.js";
 
 export type KeyKind = "publishableClientKey" | "secretServerKey" | "superSecretAdminKey";
 type KeySetRow = Selectable<ApiKeySetsTable>;
@@ -152,4 +153,39 @@ function toRead(row: KeySetRow): InternalApiKeyRead {
     ...(row.secret_server_key_last_four ? { secret_server_key: { last_four: row.secret_server_key_last_four } } : {}),
     ...(row.super_secret_admin_key_last_four ? { super_secret_admin_key: { last_four: row.super_secret_admin_key_last_four } } : {}),
   };
+}
+
+/**
+ * The project and, in the same query, whether `key` is a currently valid key of the given kind for it:
+ * the request pipeline's one round trip for both. The key is matched by its SHA-256 in the index; timing
+ * can at most reveal something about a hash of a 224-bit random key, which is no help in finding one.
+ */
+export async function findProjectCheckingKey(
+  db: Db,
+  projectId: string,
+  check: { kind: KeyKind; key: string } | undefined,
+): Promise<{ project: ProjectRow; keyValid: boolean } | undefined> {
+  if (!isValidProjectId(projectId)) return undefined;
+  const row = await db
+    .selectFrom("projects")
+    .selectAll("projects")
+    .select((eb) => {
+      const matchingKey = check
+        ? eb.exists(
+            eb
+              .selectFrom("api_key_sets")
+              .select(sql`1`.as("one"))
+              .whereRef("api_key_sets.project_id", "=", "projects.id")
+              .where(HASH_COLUMN[check.kind], "=", hashSecret(check.key))
+              .where("manually_revoked_at", "is", null)
+              .where((w) => w.or([w("expires_at", "is", null), w("expires_at", ">", sql<Date>`now()`)])),
+          )
+        : sql`false`;
+      return sql<boolean>`${matchingKey}`.as("key_valid");
+    })
+    .where("projects.id", "=", projectId.toLowerCase())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { key_valid, ...project } = row;
+  return { project, keyValid: Boolean(key_valid) };
 }
