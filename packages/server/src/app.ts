@@ -10,6 +10,8 @@ import { anonymousAuthRoutes } from "./routes/auth-anonymous.js";
 import { passwordAuthRoutes } from "./routes/auth-password.js";
 import { sessionsRoutes } from "./routes/auth-sessions.js";
 import { internalApiKeysRoutes } from "./routes/internal-api-keys.js";
+import { internalEmailsRoutes } from "./routes/internal-emails.js";
+import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { internalProjectsRoutes } from "./routes/internal-projects.js";
 import { jwksRoutes } from "./routes/jwks.js";
 import { usersRoutes } from "./routes/users.js";
@@ -67,12 +69,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", projectsRoutes());
   api.route("/", internalConfigRoutes());
   api.route("/", internalApiKeysRoutes());
+  api.route("/", internalEmailsRoutes());
   api.route("/", internalProjectsRoutes());
   api.route("/", usersRoutes());
   api.route("/", passwordAuthRoutes());
   api.route("/", anonymousAuthRoutes());
   api.route("/", sessionsRoutes());
   api.route("/", jwksRoutes());
+  app.route("/", devOutboxRoutes());
   app.route("/api/v1", api);
 
   app.notFound((c) => c.text("Not found", 404));

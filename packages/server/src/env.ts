@@ -23,6 +23,13 @@ const environmentSchema = z.object({
   LATCHKEY_INTERNAL_PROJECT_DESCRIPTION: z.string().max(1024).default("The project that owns and administers every other project on this server."),
   LATCHKEY_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LATCHKEY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  LATCHKEY_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  LATCHKEY_SMTP_HOST: z.string().min(1).optional(),
+  LATCHKEY_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  LATCHKEY_SMTP_SECURE: boolean.optional(),
+  LATCHKEY_SMTP_USER: z.string().min(1).optional(),
+  LATCHKEY_SMTP_PASSWORD: z.string().optional(),
+  LATCHKEY_EMAIL_SENDER: z.email({ error: "must be an email address" }).optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -50,14 +57,25 @@ export interface Env {
   internalProject: { displayName: string; description: string };
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** The server's own SMTP server for projects on the `shared` email config; null sends mail to the dev outbox. */
+  sharedSmtp: SharedSmtpSettings | null;
+  /** Sender address of mail sent through the shared server (and shown for outbox mail). */
+  emailSender: string;
 }
+
+/** Either a URL (`smtp://user:pass@host:587`, `smtps://…`) or host settings. */
+export type SharedSmtpSettings =
+  | { url: string }
+  | { host: string; port: number; secure: boolean; user: string | undefined; password: string | undefined };
 
 export class EnvError extends Error {}
 
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
   const parsed = environmentSchema.safeParse(source);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(source[String(issue.path[0])])})`);
+    // Values are echoed to help, except where they may carry credentials (URLs, secrets, passwords, keys).
+    const echo = (name: string) => (/URL|SECRET|PASSWORD|KEY/.test(name) ? "" : ` (got ${JSON.stringify(source[name])})`);
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}${echo(String(issue.path[0]))}`);
     throw new EnvError(`Invalid Latchkey configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
@@ -91,5 +109,14 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     internalProject: { displayName: e.LATCHKEY_INTERNAL_PROJECT_NAME, description: e.LATCHKEY_INTERNAL_PROJECT_DESCRIPTION },
     logLevel: e.LATCHKEY_LOG_LEVEL,
     shutdownTimeoutMs: e.LATCHKEY_SHUTDOWN_TIMEOUT_MS,
+    sharedSmtp: sharedSmtpSettings(e),
+    emailSender: e.LATCHKEY_EMAIL_SENDER ?? "noreply@latchkey.localhost",
   };
+}
+
+function sharedSmtpSettings(e: z.output<typeof environmentSchema>): SharedSmtpSettings | null {
+  if (e.LATCHKEY_SMTP_URL) return { url: e.LATCHKEY_SMTP_URL };
+  if (!e.LATCHKEY_SMTP_HOST) return null;
+  const port = e.LATCHKEY_SMTP_PORT ?? (e.LATCHKEY_SMTP_SECURE ? 465 : 587);
+  return { host: e.LATCHKEY_SMTP_HOST, port, secure: e.LATCHKEY_SMTP_SECURE ?? port === 465, user: e.LATCHKEY_SMTP_USER, password: e.LATCHKEY_SMTP_PASSWORD };
 }
