@@ -108,23 +108,12 @@ export async function findUserByAuthEmail(db: Db, projectId: string, email: stri
     .executeTakeFirst();
 }
 
-/** A change to a user; an omitted (undefined) field is left as it is, null clears it. */
-export interface UserUpdate {
-  displayName?: string | null;
-  profileImageUrl?: string | null;
-  clientMetadata?: unknown;
-  clientReadOnlyMetadata?: unknown;
-  serverMetadata?: unknown;
-  /** null removes the primary email channel. */
-  primaryEmail?: string | null;
-  primaryEmailVerified?: boolean;
-  primaryEmailAuthEnabled?: boolean;
-  /** Already hashed (see crypto/passwords.ts); null removes the password. Either way every session ends. */
-  passwordHash?: string | null;
-  /** null disables TOTP multi-factor authentication. */
-  totpSecret?: Uint8Array | null;
-  otpAuthEnabled?: boolean;
-  passkeyAuthEnabled?: boolean;
+/**
+ * A change to a user; an omitted (undefined) field is left as it is, null clears it: a null primary email
+ * removes the channel, a null password hash removes the password (either way every session ends), a null
+ * TOTP secret disables multi-factor authentication.
+ */
+export interface UserUpdate extends Omit<NewUser, "isAnonymous"> {
   /** Must be a team the user is a member of. */
   selectedTeamId?: string | null;
   /** Only upgrades an anonymous user. */
