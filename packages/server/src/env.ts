@@ -40,6 +40,13 @@ export const WELL_KNOWN_DEV_KEYS = {
   superSecretAdminKey: "this-super-secret-admin-key-is-for-local-development-only",
 } as const;
 
+const WELL_KNOWN_KEYS = new Set<string>(Object.values(WELL_KNOWN_DEV_KEYS));
+
+/** Outside dev mode the protocol's published development keys never authenticate, wherever they are stored. */
+export function isKeyAllowedInThisMode(env: Pick<Env, "devMode">, key: string): boolean {
+  return env.devMode || !WELL_KNOWN_KEYS.has(key);
+}
+
 const DEV_SERVER_SECRET = "latchkey-development-server-secret-do-not-use-in-production";
 
 export interface Env {

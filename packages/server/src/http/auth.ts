@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { WELL_KNOWN_DEV_KEYS } from "../env.js";
+import { isKeyAllowedInThisMode } from "../env.js";
 import { findProjectCheckingKey, type KeyKind } from "../services/api-keys.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
 import { verifyAdminAccessToken } from "../services/project-ownership.js";
@@ -10,7 +10,6 @@ import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 
 const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
 const DEFAULT_BRANCH_ID = "main";
-const WELL_KNOWN_KEYS = new Set<string>(Object.values(WELL_KNOWN_DEV_KEYS));
 
 /**
  * Resolves the x-stack-* headers into the caller's access, in the protocol's order, so the first problem
@@ -70,11 +69,7 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const { project } = found;
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
 
-  const keyWorks = (key: string) => {
-    // Outside dev mode the protocol's published development keys never authenticate, wherever they are stored.
-    if (!env.devMode && WELL_KNOWN_KEYS.has(key)) return false;
-    return found.keyValid;
-  };
+  const keyWorks = (key: string) => isKeyAllowedInThisMode(env, key) && found.keyValid;
 
   switch (accessType) {
     case "client":

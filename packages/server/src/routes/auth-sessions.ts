@@ -12,7 +12,7 @@ import {
   type TokenResponse,
 } from "@latchkey/protocol/schemas";
 import type { Db } from "../db/connect.js";
-import { WELL_KNOWN_DEV_KEYS } from "../env.js";
+import { isKeyAllowedInThisMode } from "../env.js";
 import { requireAccess } from "../http/auth.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { validate } from "../http/validate.js";
@@ -199,9 +199,7 @@ async function authenticateClient(c: Context<AppEnv>, db: Db, params: Record<str
   if (!clientId || !clientSecret) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
   const [projectId = "", branchId = "main", ...rest] = clientId.split("#");
   const project = rest.length === 0 && branchId === "main" ? await findProject(db, projectId) : undefined;
-  // As for x-stack-publishable-client-key (http/auth.ts): the published development keys work only in dev mode.
-  const wellKnown = (Object.values(WELL_KNOWN_DEV_KEYS) as string[]).includes(clientSecret);
-  const keyWorks = project && (c.get("deps").env.devMode || !wellKnown) && (await isKeyValid(db, project.id, "publishableClientKey", clientSecret));
+  const keyWorks = project && isKeyAllowedInThisMode(c.get("deps").env, clientSecret) && (await isKeyValid(db, project.id, "publishableClientKey", clientSecret));
   if (!project || !keyWorks) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
   return project;
 }
