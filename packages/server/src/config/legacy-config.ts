@@ -44,14 +44,8 @@ export function toAdminProjectConfigRead(config: ProjectConfig): AdminProjectCon
   const server = config.emails.server;
   return {
     allow_localhost: config.domains.allowLocalhost,
-    sign_up_enabled: config.auth.allowSignUp,
-    credential_enabled: config.auth.password.allowSignIn,
-    magic_link_enabled: config.auth.otp.allowSignIn,
-    passkey_enabled: config.auth.passkey.allowSignIn,
-    client_team_creation_enabled: config.teams.allowClientTeamCreation,
-    client_user_deletion_enabled: config.users.allowClientUserDeletion,
-    allow_user_api_keys: config.apiKeys.enabled.user,
-    allow_team_api_keys: config.apiKeys.enabled.team,
+    // The client's view of the switches, with the providers' full settings instead of their ids.
+    ...toClientProjectConfigRead(config),
     oauth_providers: providers,
     enabled_oauth_providers: providers,
     domains: Object.values(config.domains.trustedDomains)
