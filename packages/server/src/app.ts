@@ -18,6 +18,11 @@ import { usersRoutes } from "./routes/users.js";
 import { internalConfigRoutes } from "./routes/internal-config.js";
 import { projectsRoutes } from "./routes/projects.js";
 import { welcomeRoutes } from "./routes/welcome.js";
+import { contactChannelsRoutes } from "./routes/contact-channels.js";
+import { passwordResetRoutes } from "./routes/auth-password-reset.js";
+import { otpAuthRoutes } from "./routes/auth-otp.js";
+import { signInInvitationRoutes } from "./routes/internal-sign-in-invitation.js";
+import { notificationPreferencesRoutes } from "./routes/notification-preferences.js";
 import { sql } from "kysely";
 
 /** The whole HTTP application; `deps` carries the database, configuration and logger. */
@@ -76,6 +81,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", anonymousAuthRoutes());
   api.route("/", sessionsRoutes());
   api.route("/", jwksRoutes());
+  api.route("/", contactChannelsRoutes());
+  api.route("/", passwordResetRoutes());
+  api.route("/", otpAuthRoutes());
+  api.route("/", signInInvitationRoutes());
+  api.route("/", notificationPreferencesRoutes());
   app.route("/", devOutboxRoutes());
   app.route("/api/v1", api);
 

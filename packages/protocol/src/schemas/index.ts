@@ -4,3 +4,6 @@ export * from "./internal-api-keys.js";
 export * from "./project-config.js";
 export * from "./projects.js";
 export * from "./users.js";
+export * from "./contact-channels.js";
+export * from "./email-flows.js";
+export * from "./notification-preferences.js";

@@ -1,0 +1,2 @@
+// Filled in this session (issue 4).
+export {};
