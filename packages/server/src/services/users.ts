@@ -41,8 +41,10 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
  */
 export async function createUser(db: Db, project: ProjectRow, input: NewUser): Promise<UserRow> {
   const config = renderProjectConfig(project.config_override as ConfigObject);
+  // Given a transaction (a flow that creates the user along with other writes), the user is part of it.
+  const inTransaction = <T>(work: (trx: Db) => Promise<T>): Promise<T> => (db.isTransaction ? work(db) : db.transaction().execute(work));
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await inTransaction(async (trx) => {
       const user = await trx
         .insertInto("users")
         .values({

@@ -1,0 +1,121 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { SignInResponse } from "@latchkey/protocol/schemas";
+import { HTTPException } from "hono/http-exception";
+import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
+import type { Db } from "../db/connect.js";
+import { sendEmail } from "../email/send.js";
+import { codeLink } from "../email/templates.js";
+import type { AppDeps } from "../http/context.js";
+import { isCallbackUrlTrusted } from "./password-auth.js";
+import type { ProjectRow } from "./projects.js";
+import { signInUser } from "./sessions.js";
+import { createUser } from "./users.js";
+import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
+import type { Env } from "../env.js";
+
+/**
+ * Magic link / one-time-code sign-in (SPEC.md §7 "Auth"). `send-sign-in-code` mails a 6-character code
+ * (in the subject, uppercase) and a link `<callback_url>?code=<code>`, and answers with the code's nonce;
+ * `sign-in` takes the whole 45-character code, either from the link or as the typed OTP followed by the
+ * nonce (the client library concatenates them). Signing in with a code proves the inbox is the person's,
+ * so a new email becomes a new user with that email verified.
+ */
+
+/** A sign-in code is good for 30 minutes; wrong typed guesses are limited by the code service. */
+export const OTP_SIGN_IN_CODE_LIFETIME_MS = 30 * 60_000;
+
+interface SignInCodeData {
+  email: string;
+}
+
+const configOf = (project: ProjectRow): ProjectConfig => renderProjectConfig(project.config_override as ConfigObject);
+
+/** The protocol has no known error for this: it answers a plain 403 with this text. */
+function requireOtpSignIn(project: ProjectRow): ProjectConfig {
+  const config = configOf(project);
+  if (!config.auth.otp.allowSignIn) throw new HTTPException(403, { message: "OTP sign-in is not enabled for this project" });
+  return config;
+}
+
+interface AuthChannel {
+  user_id: string;
+  is_verified: boolean;
+}
+
+/**
+ * The account that signs in with `email`, or null when none does. As in the protocol, an account whose
+ * email is not verified cannot be entered by a code mailed to that address (USER_EMAIL_ALREADY_EXISTS with
+ * `would_work_if_email_was_verified`): whoever registered it unverified may not own the inbox, and the
+ * inbox owner must not inherit an account someone else holds the password of.
+ */
+async function accountForEmail(db: Executor, projectId: string, email: string, options: { lock?: boolean } = {}): Promise<AuthChannel | null> {
+  let query = db
+    .selectFrom("contact_channels")
+    .select(["user_id", "is_verified"])
+    .where("project_id", "=", projectId)
+    .where("type", "=", "email")
+    .where("value", "=", email)
+    .where("used_for_auth", "=", true);
+  if (options.lock) query = query.forUpdate();
+  const channel = await query.executeTakeFirst();
+  if (!channel) return null;
+  if (!channel.is_verified) throw new KnownErrors.UserWithEmailAlreadyExists(email, true);
+  return channel;
+}
+
+/** Mails a sign-in code to `email` and returns its nonce. */
+export async function sendSignInCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<{ nonce: string }> {
+  const config = requireOtpSignIn(project);
+  // Before looking at the email, so that this answer does not depend on whether an account exists.
+  if (!isCallbackUrlTrusted(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  const account = await accountForEmail(deps.db, project.id, input.email);
+  if (!account && !config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
+  await assertSendAllowed(deps.db, { projectId: project.id, purpose: "otp_sign_in", email: input.email });
+  const data: SignInCodeData = { email: input.email };
+  const created = await createVerificationCode(deps.db, {
+    projectId: project.id,
+    purpose: "otp_sign_in",
+    data,
+    expiresInMs: OTP_SIGN_IN_CODE_LIFETIME_MS,
+    kind: "otp",
+    email: input.email,
+  });
+  await sendEmail(deps, project, {
+    to: input.email,
+    template: "magic_link",
+    variables: { magicLink: codeLink(input.callbackUrl, created.code), otp: created.otp },
+    userId: account?.user_id,
+  });
+  return { nonce: created.nonce };
+}
+
+/** Whether a sign-in code can be used (VERIFICATION_CODE_* errors otherwise); nothing changes. */
+export async function checkSignInCode(db: Db, project: ProjectRow, code: string): Promise<void> {
+  await checkVerificationCode(db, { projectId: project.id, purpose: "otp_sign_in", code });
+}
+
+/**
+ * Signs in with a code: the account of the code's email (which from now on also signs in by code), or a
+ * new one with that email verified (`is_new_user: true`). Using the code, creating the user and the
+ * session are one transaction, so a failure (sign-up turned off meanwhile, the email taken by a concurrent
+ * sign-up) leaves the code usable and nothing half-written.
+ */
+export async function signInWithCode(db: Db, env: Env, project: ProjectRow, code: string): Promise<SignInResponse> {
+  const config = requireOtpSignIn(project);
+  return useVerificationCode(db, { projectId: project.id, purpose: "otp_sign_in", code }, async (data, trx) => {
+    const { email } = data as SignInCodeData;
+    const account = await accountForEmail(trx, project.id, email, { lock: true });
+    let userId: string;
+    if (account) {
+      userId = account.user_id;
+      await trx.updateTable("users").set({ otp_auth_enabled: true }).where("id", "=", userId).where("otp_auth_enabled", "=", false).execute();
+    } else {
+      if (!config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
+      const user = await createUser(trx, project, { primaryEmail: email, primaryEmailVerified: true, primaryEmailAuthEnabled: true, otpAuthEnabled: true });
+      userId = user.id;
+    }
+    // TODO(issue 8): users with a TOTP secret get MULTI_FACTOR_AUTHENTICATION_REQUIRED instead of tokens.
+    const tokens = await signInUser(trx, env, { projectId: project.id, userId });
+    return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: userId, is_new_user: !account };
+  });
+}
