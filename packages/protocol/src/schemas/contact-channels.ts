@@ -1,2 +1,100 @@
-// Filled in this session (issue 4).
-export {};
+import { z } from "zod";
+import { callbackUrl } from "./auth.js";
+import { emailAddress } from "./project-config.js";
+
+/**
+ * Wire shapes of contact channels and email verification (SPEC.md §3 "Contact channel", §7 "Users and
+ * contact channels"): `GET/POST /contact-channels`, `GET/PATCH/DELETE /contact-channels/{user_id}/{id}`,
+ * the two `send-verification-code` routes and `POST /contact-channels/verify[/check-code]`.
+ * Only the server and admin shapes may write `is_verified`.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// The protocol words both problems as its uuid check does, `me` or not.
+const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
+const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID" });
+
+export const CONTACT_CHANNEL_TYPES = ["email"] as const;
+export type ContactChannelType = (typeof CONTACT_CHANNEL_TYPES)[number];
+
+const type = z.enum(CONTACT_CHANNEL_TYPES);
+// Email is the only type, so every value must be an email address (the reference checks it only when the
+// request names the type; a PATCH of `value` alone is checked here too).
+const value = emailAddress;
+
+/** `/contact-channels/{user_id}/{contact_channel_id}[/send-verification-code]` */
+export const contactChannelParams = z.object({
+  user_id: userIdOrMe,
+  contact_channel_id: uuid,
+});
+
+/** `GET /contact-channels?user_id=&contact_channel_id=` (clients must name themselves). */
+export const contactChannelListQuery = z.object({
+  user_id: userIdOrMe.optional(),
+  contact_channel_id: uuid.optional(),
+});
+
+/** `POST /contact-channels` (client): a channel for the signed-in user. */
+export const contactChannelClientCreateBody = z.strictObject({
+  user_id: userIdOrMe,
+  value,
+  type,
+  used_for_auth: z.boolean(),
+  is_primary: z.boolean().optional(),
+});
+export type ContactChannelClientCreateBody = z.infer<typeof contactChannelClientCreateBody>;
+
+/** `POST /contact-channels` (server, admin): any user's channel, optionally already verified. */
+export const contactChannelServerCreateBody = contactChannelClientCreateBody.extend({
+  is_verified: z.boolean().optional(),
+});
+export type ContactChannelServerCreateBody = z.infer<typeof contactChannelServerCreateBody>;
+
+/** `PATCH /contact-channels/{user_id}/{id}` (client). Omitted fields stay as they are. */
+export const contactChannelClientUpdateBody = z.strictObject({
+  value: value.optional(),
+  type: type.optional(),
+  used_for_auth: z.boolean().optional(),
+  is_primary: z.boolean().optional(),
+});
+export type ContactChannelClientUpdateBody = z.infer<typeof contactChannelClientUpdateBody>;
+
+/** `PATCH /contact-channels/{user_id}/{id}` (server, admin). */
+export const contactChannelServerUpdateBody = contactChannelClientUpdateBody.extend({
+  is_verified: z.boolean().optional(),
+});
+export type ContactChannelServerUpdateBody = z.infer<typeof contactChannelServerUpdateBody>;
+
+/** The read shape, the same for every access type. */
+export interface ContactChannelRead {
+  id: string;
+  user_id: string;
+  type: ContactChannelType;
+  value: string;
+  is_primary: boolean;
+  is_verified: boolean;
+  used_for_auth: boolean;
+}
+
+/** `POST /contact-channels/send-verification-code` (the signed-in user's primary email). */
+export const contactChannelSendVerificationCodeBody = z.strictObject({
+  email: emailAddress,
+  callback_url: callbackUrl,
+});
+
+/** `POST /contact-channels/{user_id}/{id}/send-verification-code` */
+export const contactChannelByIdSendVerificationCodeBody = z.strictObject({
+  callback_url: callbackUrl,
+});
+
+/** Every one-time code of the protocol is 45 characters long. */
+const CODE_LENGTH = 45;
+
+/** `POST /contact-channels/verify` and `/contact-channels/verify/check-code` */
+export const contactChannelVerifyBody = z.strictObject({
+  code: z.string().check((ctx) => {
+    if (ctx.value.length !== CODE_LENGTH) {
+      ctx.issues.push({ code: "custom", message: `must be exactly ${CODE_LENGTH} characters`, input: ctx.value });
+    }
+  }),
+});

@@ -23,6 +23,7 @@ export function passwordAuthRoutes() {
         password: body.password,
         verificationCallbackUrl: body.verification_callback_url,
         currentUser: auth.user,
+        log: c.get("log"),
       });
       return c.json(response, 200);
     })

@@ -5,6 +5,8 @@ import type { Env } from "../env.js";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import { isRedirectUrlTrusted, trustedDomainBaseUrls } from "../config/trusted-domains.js";
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "../crypto/passwords.js";
+import type { Logger } from "pino";
+import { sendSignUpEmailVerification } from "./email-verification.js";
 import type { ProjectRow } from "./projects.js";
 import { revokeUserSessions, signInUser } from "./sessions.js";
 import { createUser, findUserByAuthEmail, isUniqueViolation } from "./users.js";
@@ -40,6 +42,8 @@ export interface PasswordSignUp {
   verificationCallbackUrl?: string;
   /** The user the request is signed in as; an anonymous one is upgraded instead of creating a new user. */
   currentUser: UserRow | null;
+  /** The request's logger, for the verification mail's delivery log lines. */
+  log: Logger;
 }
 
 export async function signUpWithPassword(db: Db, env: Env, project: ProjectRow, input: PasswordSignUp): Promise<SignInResponse> {
@@ -57,7 +61,15 @@ export async function signUpWithPassword(db: Db, env: Env, project: ProjectRow, 
   const upgraded = input.currentUser?.is_anonymous ? await upgradeAnonymousUser(db, project.id, input.currentUser.id, input.email, passwordHash) : undefined;
   const user =
     upgraded ?? (await createUser(db, project, { primaryEmail: input.email, primaryEmailVerified: false, primaryEmailAuthEnabled: true, passwordHash }));
-  // TODO(verification e-mails issue): send the verification e-mail with a link based on verificationCallbackUrl.
+  if (input.verificationCallbackUrl !== undefined) {
+    // Never fails the sign-up: the user exists now and can ask for another link.
+    await sendSignUpEmailVerification({ db, env, log: input.log }, project, {
+      userId: user.id,
+      userDisplayName: user.display_name,
+      email: input.email,
+      callbackUrl: input.verificationCallbackUrl,
+    });
+  }
   const tokens = await signInUser(db, env, { projectId: project.id, userId: user.id });
   return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: true };
 }
