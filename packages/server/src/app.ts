@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { KnownError } from "@latchkey/protocol/errors";
 import { resolveAuth } from "./http/auth.js";
 import { parseBody } from "./http/body.js";
+import { trackWrites } from "./db/write-tracking.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
 import { cors, overrideErrorStatus } from "./http/headers.js";
 import { knownErrorResponse } from "./http/known-error-response.js";
@@ -35,7 +36,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("deps", deps);
     c.set("requestId", requestId);
     c.set("log", deps.log.child({ requestId }));
-    await next();
+    const { wrote } = await trackWrites(next);
+    // What this request wrote must be out of every cache before its caller can send the next request.
+    if (wrote) await deps.changes.sync();
     c.res.headers.set("x-stack-request-id", requestId);
     // API answers are per caller and must never be cached, unless a route says otherwise (the JWKS).
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store, max-age=0");

@@ -1,7 +1,9 @@
 import { serve, type ServerType } from "@hono/node-server";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
-import { connectDatabase, type Db } from "./db/connect.js";
+import { createCaches } from "./cache/caches.js";
+import { openChangeFeed } from "./db/change-feed.js";
+import { changeSourceOf, connectDatabase, type Db } from "./db/connect.js";
 import { migrate } from "./db/migrate.js";
 import type { Env } from "./env.js";
 import { seedInternalProject } from "./services/seed.js";
@@ -27,7 +29,8 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
   await seedInternalProject(db, env);
 
-  const app = createApp({ db, env, log });
+  const feed = await openChangeFeed(db, changeSourceOf(db), log);
+  const app = createApp({ db, env, log, caches: createCaches(feed), changes: feed });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, () => resolve(s));
   });
@@ -49,6 +52,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
         });
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       });
+      await feed.close();
       if (ownsDb) await db.destroy();
     })());
   return { url: `http://localhost:${port}`, port, db, close };

@@ -21,3 +21,9 @@ export function secretMatchesHash(secret: string, hash: Uint8Array | null): bool
   if (!hash || hash.length !== 32) return false;
   return timingSafeEqual(hashSecret(secret), hash);
 }
+
+/** Compares an already computed hash with a stored one in constant time (one hash, many stored sets). */
+export function hashesEqual(presented: Uint8Array, stored: Uint8Array | null): boolean {
+  if (!stored || stored.length !== presented.length) return false;
+  return timingSafeEqual(presented, stored);
+}

@@ -2,8 +2,10 @@ import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import type { ChangeSource } from "./change-feed.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import type { Database } from "./schema.js";
+import { WriteTrackingPlugin } from "./write-tracking.js";
 
 export type Db = Kysely<Database>;
 
@@ -14,12 +16,27 @@ export type DatabaseTarget =
 // Dates come back as Date; bigints (counts) as numbers since ours never exceed 2^53.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
+const changeSources = new WeakMap<Db, ChangeSource>();
+
 export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
+  const plugins = [new WriteTrackingPlugin()];
+  let db: Db;
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    changeSources.set(db, { kind: "postgres", url: target.url });
+  } else {
+    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
+    const pglite = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});
+    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
+    changeSources.set(db, { kind: "pglite", pglite });
   }
-  if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const pglite = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});
-  return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return db;
+}
+
+/** Where the change notifications of a database opened by `connectDatabase` can be listened to. */
+export function changeSourceOf(db: Db): ChangeSource {
+  const source = changeSources.get(db);
+  if (!source) throw new Error("changeSourceOf: the database was not opened by connectDatabase");
+  return source;
 }

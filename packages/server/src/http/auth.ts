@@ -5,7 +5,7 @@ import { findProjectCheckingKey, type KeyKind } from "../services/api-keys.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
 import { verifyAdminAccessToken } from "../services/project-ownership.js";
 import { INTERNAL_PROJECT_ID } from "../services/projects.js";
-import { findUserRow } from "../services/user-rows.js";
+import { findCachedUserRecord } from "../services/user-read.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 
 const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
@@ -24,7 +24,7 @@ export function resolveAuth(): MiddlewareHandler<AppEnv> {
 }
 
 async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
-  const { db, env } = c.get("deps");
+  const { db, env, caches } = c.get("deps");
   const header = (name: string) => c.req.header(name) || undefined;
   const projectId = header("x-stack-project-id");
   const branchId = header("x-stack-branch-id") ?? DEFAULT_BRANCH_ID;
@@ -55,7 +55,7 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   }
 
   // The signed-in user is read while the project and keys are checked (it is only used once they pass).
-  const userLookup = claims ? findUserRow(db, projectId.toLowerCase(), claims.sub) : Promise.resolve(undefined);
+  const userLookup = claims ? findCachedUserRecord(db, caches, projectId.toLowerCase(), claims.sub) : Promise.resolve(undefined);
   userLookup.catch(() => {}); // an early throw below must not leave this rejection unhandled
 
   // The one key this access type needs is checked in the same query that finds the project.
@@ -64,7 +64,7 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
     server: { kind: "secretServerKey" as const, key: secretServerKey },
     admin: { kind: "superSecretAdminKey" as const, key: superSecretAdminKey },
   }[accessType];
-  const found = await findProjectCheckingKey(db, projectId, keyToCheck.key ? { kind: keyToCheck.kind, key: keyToCheck.key } : undefined);
+  const found = await findProjectCheckingKey(db, caches, projectId, keyToCheck.key ? { kind: keyToCheck.kind, key: keyToCheck.key } : undefined);
   if (!found) throw new KnownErrors.CurrentProjectNotFound(projectId);
   const { project } = found;
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
@@ -92,8 +92,8 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
       break;
   }
   // A deleted user's still-unexpired token authenticates nobody.
-  const user = (await userLookup) ?? null;
-  return { type: accessType, project, branchId, user, refreshTokenId: user ? claims!.refresh_token_id : null };
+  const userRecord = (await userLookup) ?? null;
+  return { type: accessType, project, branchId, user: userRecord?.user ?? null, userRecord, refreshTokenId: userRecord ? claims!.refresh_token_id : null };
 }
 
 function isAccessType(value: string): value is AccessType {

@@ -18,8 +18,9 @@ import type { AppEnv, RequestAuth } from "../http/context.js";
 import { validate } from "../http/validate.js";
 import { isKeyValid } from "../services/api-keys.js";
 import { findProject, type ProjectRow } from "../services/projects.js";
-import { accessTokenForSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
+import { accessTokenForUserRecord, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
 import { findUserRow } from "../services/user-rows.js";
+import { findCachedUserRecord } from "../services/user-read.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ANY_ACCESS = ["client", "server", "admin"] as const;
@@ -52,10 +53,8 @@ export function sessionsRoutes() {
       if (!refreshToken) {
         throw new KnownErrors.SchemaError(`Request validation failed on POST ${c.req.path}:\n  - headers.x-stack-refresh-token must be defined`);
       }
-      const { db, env } = c.get("deps");
-      const session = await sessionOfRefreshToken(db, project.id, refreshToken);
-      await touchSession(db, session, clientIp(c));
-      return c.json({ access_token: await accessTokenForSession(db, env, session) }, 200);
+      const session = await sessionOfRefreshToken(c.get("deps").db, project.id, refreshToken);
+      return c.json({ access_token: await refreshedAccessToken(c, session) }, 200);
     })
     .delete("/auth/sessions/current", async (c) => {
       // Sign-out ends the session the access token was issued for; without one, the session of the
@@ -113,9 +112,8 @@ export function sessionsRoutes() {
       if (!refreshToken) return oauthError(c, "invalid_request", "Missing parameter: refresh_token");
 
       const session = await sessionOfRefreshToken(db, project.id, refreshToken);
-      await touchSession(db, session, clientIp(c));
       const response: TokenResponse = {
-        access_token: await accessTokenForSession(db, env, session),
+        access_token: await refreshedAccessToken(c, session),
         token_type: "bearer",
         expires_in: env.accessTokenLifetimeSeconds,
         refresh_token: refreshToken,
@@ -219,4 +217,12 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
     }
   };
   return { clientId: unescape(decoded.slice(0, colon)), clientSecret: unescape(decoded.slice(colon + 1)) };
+}
+
+/** A new access token for a live session, recording its use; its user's record comes from the user cache. */
+async function refreshedAccessToken(c: Context<AppEnv>, session: SessionRow): Promise<string> {
+  const { db, env, caches } = c.get("deps");
+  const [record] = await Promise.all([findCachedUserRecord(db, caches, session.project_id, session.user_id), touchSession(db, session, clientIp(c))]);
+  if (!record) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
+  return accessTokenForUserRecord(env, session, record);
 }

@@ -38,9 +38,9 @@ export function usersRoutes() {
   return new Hono<AppEnv>()
     .get("/users/me", async (c) => {
       const auth = requireAccess(c, ANY_ACCESS);
-      // The pipeline already loaded the signed-in user's row; only its email and team are left to read.
-      const record = await completeUserRecord(c.get("deps").db, currentUser(auth));
-      return c.json(renderFor(auth, record), 200);
+      // The pipeline already loaded the signed-in user's whole record (from the user cache when it can).
+      currentUser(auth);
+      return c.json(renderFor(auth, auth.userRecord!), 200);
     })
     .patch("/users/me", async (c) => {
       const auth = requireAccess(c, ANY_ACCESS);

@@ -1,9 +1,10 @@
 import type { InternalApiKeyCreated, InternalApiKeyRead } from "@latchkey/protocol/schemas";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { sql, type Selectable } from "kysely";
+import type { Selectable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { ApiKeySetsTable } from "../db/schema.js";
-import { hashSecret, randomSecret, secretMatchesHash } from "../crypto/secrets.js";
+import type { Caches, ProjectWithKeys } from "../cache/caches.js";
+import { hashesEqual, hashSecret, randomSecret, secretMatchesHash } from "../crypto/secrets.js";
 import { isValidProjectId, type ProjectRow } from "./projects.js";
 
 export type KeyKind = "publishableClientKey" | "secretServerKey" | "superSecretAdminKey";
@@ -156,36 +157,40 @@ function toRead(row: KeySetRow): InternalApiKeyRead {
 }
 
 /**
- * The project and, in the same query, whether `key` is a currently valid key of the given kind for it:
- * the request pipeline's one round trip for both. The key is matched by its SHA-256 in the index; timing
- * can at most reveal something about a hash of a 224-bit random key, which is no help in finding one.
+ * The project and whether `key` is a currently valid key of the given kind for it: what the request
+ * pipeline checks on every request, served from the project cache (cache/caches.ts) when it holds the
+ * project. The presented key's SHA-256 is compared with every stored hash of its kind in constant time.
  */
 export async function findProjectCheckingKey(
   db: Db,
+  caches: Caches,
   projectId: string,
   check: { kind: KeyKind; key: string } | undefined,
 ): Promise<{ project: ProjectRow; keyValid: boolean } | undefined> {
   if (!isValidProjectId(projectId)) return undefined;
-  const row = await db
-    .selectFrom("projects")
-    .selectAll("projects")
-    .select((eb) => {
-      const matchingKey = check
-        ? eb.exists(
-            eb
-              .selectFrom("api_key_sets")
-              .select(sql`1`.as("one"))
-              .whereRef("api_key_sets.project_id", "=", "projects.id")
-              .where(HASH_COLUMN[check.kind], "=", hashSecret(check.key))
-              .where("manually_revoked_at", "is", null)
-              .where((w) => w.or([w("expires_at", "is", null), w("expires_at", ">", sql<Date>`now()`)])),
-          )
-        : sql`false`;
-      return sql<boolean>`${matchingKey}`.as("key_valid");
-    })
-    .where("projects.id", "=", projectId.toLowerCase())
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const { key_valid, ...project } = row;
-  return { project, keyValid: Boolean(key_valid) };
+  const id = projectId.toLowerCase();
+  const found = await caches.projects.get(id, () => loadProjectWithKeys(db, id));
+  if (!found) return undefined;
+  if (!check) return { project: found.project, keyValid: false };
+  const column = HASH_COLUMN[check.kind];
+  const presented = hashSecret(check.key);
+  const now = new Date();
+  let keyValid = false;
+  for (const set of found.keySets) {
+    const matches = hashesEqual(presented, set[column]);
+    if (matches && keySetValidity(set, now) === "valid") keyValid = true;
+  }
+  return { project: found.project, keyValid };
+}
+
+async function loadProjectWithKeys(db: Db, id: string): Promise<ProjectWithKeys | undefined> {
+  const [project, keySets] = await Promise.all([
+    db.selectFrom("projects").selectAll().where("id", "=", id).executeTakeFirst(),
+    db
+      .selectFrom("api_key_sets")
+      .select(["publishable_client_key_hash", "secret_server_key_hash", "super_secret_admin_key_hash", "expires_at", "manually_revoked_at"])
+      .where("project_id", "=", id)
+      .execute(),
+  ]);
+  return project ? { project, keySets } : undefined;
 }

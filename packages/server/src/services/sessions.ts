@@ -3,6 +3,7 @@ import { sql, type Selectable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { SessionsTable } from "../db/schema.js";
 import type { Env } from "../env.js";
+import type { UserRecord } from "./user-read.js";
 import { signAccessToken } from "../crypto/access-tokens.js";
 import { hashSecret, randomSecret } from "../crypto/secrets.js";
 
@@ -82,6 +83,21 @@ export async function accessTokenForSession(db: Db, env: Env, session: Pick<Sess
     name: user.display_name,
     email: user.email ?? null,
     emailVerified: user.email_verified ?? false,
+    selectedTeamId: user.selected_team_id,
+    isAnonymous: user.is_anonymous,
+  });
+}
+
+/** The same from the session user's record (the refresh path reads it through the user cache). */
+export async function accessTokenForUserRecord(env: Env, session: Pick<SessionRow, "id" | "project_id">, { user, primaryEmail }: UserRecord): Promise<string> {
+  return signAccessToken(env, {
+    projectId: session.project_id,
+    branchId: "main",
+    userId: user.id,
+    refreshTokenId: session.id,
+    name: user.display_name,
+    email: primaryEmail?.value ?? null,
+    emailVerified: primaryEmail?.is_verified ?? false,
     selectedTeamId: user.selected_team_id,
     isAnonymous: user.is_anonymous,
   });

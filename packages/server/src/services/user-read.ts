@@ -1,5 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import type { Selectable } from "kysely";
+import type { Caches } from "../cache/caches.js";
 import type { Db } from "../db/connect.js";
 import type { ContactChannelsTable, TeamsTable } from "../db/schema.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
@@ -20,6 +21,19 @@ export async function loadUserRecord(db: Db, projectId: string, userId: string):
   const user = await findUserRow(db, projectId, userId);
   if (!user) throw new KnownErrors.UserNotFound();
   return completeUserRecord(db, user);
+}
+
+/**
+ * The record of a project's user through the user cache (cache/caches.ts), or undefined: the signed-in
+ * user of every request with an access token, so `/users/me` and refreshes need no query once cached.
+ */
+export async function findCachedUserRecord(db: Db, caches: Caches, projectId: string, userId: string): Promise<UserRecord | undefined> {
+  const id = userId.toLowerCase();
+  const record = await caches.users.get(id, async () => {
+    const user = await findUserRow(db, projectId, id);
+    return user ? completeUserRecord(db, user) : undefined;
+  });
+  return record?.user.project_id === projectId ? record : undefined;
 }
 
 export async function completeUserRecord(db: Db, user: UserRow): Promise<UserRecord> {

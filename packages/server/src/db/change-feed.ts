@@ -1,0 +1,159 @@
+import type { PGlite } from "@electric-sql/pglite";
+import { sql } from "kysely";
+import pg from "pg";
+import type { Logger } from "pino";
+import type { Db } from "./connect.js";
+
+/**
+ * The stream of `<kind>:<id>` change notifications the database sends on commit (migration 0008), which
+ * keeps each server process's caches true to the database that all processes share.
+ *
+ * While the feed is not `live` (before the first LISTEN, after a lost connection until it is back) caches
+ * must not serve: a notification may have been missed. On every (re)connection the feed says `reset`, so
+ * caches drop everything they may have kept while it was down.
+ *
+ * `sync()` waits until every change committed before it was called has been delivered here: it sends a
+ * notification of its own and waits for it to come back, and PostgreSQL delivers notifications in commit
+ * order. A request that wrote calls it before answering, so its caller's next request, to this process,
+ * cannot see a cached value older than its own write.
+ */
+export interface ChangeFeed {
+  readonly live: boolean;
+  /** `change` for one id, `reset` when every cached value may be stale. */
+  subscribe(listener: ChangeListener): void;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type ChangeListener = (event: { type: "change"; kind: string; id: string } | { type: "reset" }) => void;
+
+export const CHANGES_CHANNEL = "latchkey_changes";
+const SYNC_PREFIX = "sync:";
+const SYNC_TIMEOUT_MS = 2_000;
+const RECONNECT_DELAY_MS = 1_000;
+
+/** Where notifications come from: a dedicated PostgreSQL connection, or the embedded PGlite itself. */
+export type ChangeSource = { kind: "postgres"; url: string } | { kind: "pglite"; pglite: PGlite };
+
+export async function openChangeFeed(db: Db, source: ChangeSource, log: Logger): Promise<ChangeFeed> {
+  const feed = new Feed(db, log);
+  if (source.kind === "pglite") {
+    // One embedded database, one connection: LISTEN goes through Kysely so it never lands inside another
+    // caller's transaction; PGlite hands every notification of that connection to onNotification.
+    feed.attach(source.pglite.onNotification((channel, payload) => channel === CHANGES_CHANNEL && feed.deliver(payload)));
+    await sql`listen latchkey_changes`.execute(db);
+    feed.goLive();
+  } else {
+    await feed.connectPostgres(source.url);
+  }
+  return feed;
+}
+
+class Feed implements ChangeFeed {
+  live = false;
+  private readonly listeners: ChangeListener[] = [];
+  private readonly pendingSyncs = new Map<string, () => void>();
+  private syncCounter = 0;
+  private readonly instance = crypto.randomUUID();
+  private client: pg.Client | undefined;
+  private url: string | undefined;
+  private detach: (() => void) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
+
+  subscribe(listener: ChangeListener): void {
+    this.listeners.push(listener);
+  }
+
+  attach(detach: () => void): void {
+    this.detach = detach;
+  }
+
+  goLive(): void {
+    this.emit({ type: "reset" });
+    this.live = true;
+  }
+
+  deliver(payload: string | undefined): void {
+    if (!payload) return;
+    if (payload.startsWith(SYNC_PREFIX)) {
+      this.pendingSyncs.get(payload)?.();
+      return;
+    }
+    const colon = payload.indexOf(":");
+    if (colon > 0) this.emit({ type: "change", kind: payload.slice(0, colon), id: payload.slice(colon + 1) });
+  }
+
+  async connectPostgres(url: string): Promise<void> {
+    this.url = url;
+    const client = new pg.Client({ connectionString: url });
+    client.on("notification", (message) => message.channel === CHANGES_CHANNEL && this.deliver(message.payload));
+    client.on("error", (err) => this.lost(client, err));
+    client.on("end", () => this.lost(client, new Error("connection ended")));
+    await client.connect();
+    await client.query(`listen ${CHANGES_CHANNEL}`);
+    this.client = client;
+    this.goLive();
+  }
+
+  /** The listening connection is gone: stop serving from caches until a new one listens. */
+  private lost(client: pg.Client, err: Error): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    this.live = false;
+    this.emit({ type: "reset" });
+    if (this.closed) return;
+    this.log.warn({ err }, "change feed connection lost; caches bypassed until it is back");
+    client.end().catch(() => {});
+    this.reconnectLater();
+  }
+
+  private reconnectLater(): void {
+    const timer = setTimeout(() => {
+      if (this.closed || !this.url) return;
+      this.connectPostgres(this.url).catch((err) => {
+        this.log.warn({ err }, "change feed reconnection failed");
+        this.reconnectLater();
+      });
+    }, RECONNECT_DELAY_MS);
+    timer.unref();
+  }
+
+  async sync(): Promise<void> {
+    if (!this.live) return;
+    const token = `${SYNC_PREFIX}${this.instance}:${++this.syncCounter}`;
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<boolean>((resolve) => {
+      this.pendingSyncs.set(token, () => resolve(true));
+      timer = setTimeout(() => resolve(false), SYNC_TIMEOUT_MS);
+    });
+    try {
+      await sql`select pg_notify(${CHANGES_CHANNEL}, ${token})`.execute(this.db);
+      if (!(await arrived)) {
+        // Notifications are late or lost: nothing cached can be trusted to be current.
+        this.log.warn("change feed sync timed out; caches dropped");
+        this.emit({ type: "reset" });
+      }
+    } finally {
+      clearTimeout(timer);
+      this.pendingSyncs.delete(token);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.live = false;
+    this.detach?.();
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+
+  private emit(event: Parameters<ChangeListener>[0]): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
