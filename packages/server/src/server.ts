@@ -7,6 +7,7 @@ import { changeSourceOf, connectDatabase, type Db } from "./db/connect.js";
 import { migrate } from "./db/migrate.js";
 import type { Env } from "./env.js";
 import { seedInternalProject } from "./services/seed.js";
+import { startVerificationCodeSweeper } from "./services/verification-code-cleanup.js";
 
 export interface RunningServer {
   url: string;
@@ -34,6 +35,8 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, () => resolve(s));
   });
+  // Every process sweeps spent codes; concurrent sweeps share the work (see the sweep's comment).
+  const sweeper = startVerificationCodeSweeper(db, log);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
 
@@ -52,6 +55,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
         });
         (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
       });
+      await sweeper.stop();
       await feed.close();
       if (ownsDb) await db.destroy();
     })());

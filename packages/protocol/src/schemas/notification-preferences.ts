@@ -1,2 +1,80 @@
-// Filled in this session (issue 4).
-export {};
+import { z } from "zod";
+import { userIdOrMe } from "./auth.js";
+
+/**
+ * Notification categories and preferences (SPEC.md §3 "Notification category"), and the server's
+ * `POST /emails/send-email` (SPEC.md §3 "Send-email payload", §7 Emails).
+ */
+
+/** A category of mail a user may (or may not) opt out of. The ids and names are the protocol's, fixed. */
+export interface NotificationCategory {
+  id: string;
+  name: string;
+  /** Whether a user without a stored preference gets this category's mail. */
+  defaultEnabled: boolean;
+  /** Transactional mail (codes, links to finish a flow) cannot be turned off. */
+  canDisable: boolean;
+}
+
+export const TRANSACTIONAL_CATEGORY: NotificationCategory = {
+  id: "7bb82d33-2f54-4a3d-9d23-82739e0d66ef",
+  name: "Transactional",
+  defaultEnabled: true,
+  canDisable: false,
+};
+
+export const MARKETING_CATEGORY: NotificationCategory = {
+  id: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c",
+  name: "Marketing",
+  defaultEnabled: true,
+  canDisable: true,
+};
+
+/** Every category, in the order the protocol lists them. */
+export const NOTIFICATION_CATEGORIES: readonly NotificationCategory[] = [TRANSACTIONAL_CATEGORY, MARKETING_CATEGORY];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
+
+/** `GET /emails/notification-preference/{user_id}` (`me` for the signed-in user). */
+export const notificationPreferenceListParams = z.object({ user_id: userIdOrMe });
+
+/** `PATCH /emails/notification-preference/{user_id}/{notification_category_id}` */
+export const notificationPreferenceParams = z.object({ user_id: userIdOrMe, notification_category_id: uuid });
+
+export const notificationPreferenceUpdateBody = z.strictObject({ enabled: z.boolean() });
+export type NotificationPreferenceUpdateBody = z.infer<typeof notificationPreferenceUpdateBody>;
+
+/** One category as a user sees it. */
+export interface NotificationPreferenceRead {
+  notification_category_id: string;
+  notification_category_name: string;
+  enabled: boolean;
+  can_disable: boolean;
+}
+
+/** `GET /emails/unsubscribe-link?code=` — the link in non-transactional mail; needs no authentication. */
+export const unsubscribeLinkQuery = z.object({ code: z.string() });
+
+/**
+ * `POST /emails/send-email` (server): `html` (with `subject`), `template_id` (+ `variables`) or `draft_id`,
+ * to `user_ids` or `all_users`. Which combinations are allowed is checked by the route, in the protocol's order.
+ */
+export const sendEmailBody = z.strictObject({
+  user_ids: z.array(uuid).optional(),
+  all_users: z.literal(true).optional(),
+  theme_id: z.union([uuid, z.literal(false)]).nullable().optional(),
+  html: z.string().optional(),
+  subject: z.string().optional(),
+  notification_category_name: z.string().optional(),
+  template_id: uuid.optional(),
+  variables: z.record(z.string(), z.unknown()).optional(),
+  draft_id: uuid.optional(),
+});
+export type SendEmailBody = z.infer<typeof sendEmailBody>;
+
+/** One addressed user: every requested user is listed, sent or not; `user_email` is absent without a primary email. */
+export interface SendEmailResult {
+  user_id: string;
+  user_email?: string;
+}

@@ -2,9 +2,13 @@ import { renderProjectConfig, type ConfigObject } from "../config/project-config
 import type { AppDeps } from "../http/context.js";
 import type { ProjectRow } from "../services/projects.js";
 import { resolveDelivery, type EmailDelivery } from "./transport.js";
-import { DEFAULT_EMAIL_TEMPLATES, renderTemplate, type TemplateId } from "./templates.js";
+import { DEFAULT_EMAIL_TEMPLATES, renderContentEmail, renderTemplate, type RenderedEmail, type TemplateId } from "./templates.js";
 
-export interface EmailMessage {
+/**
+ * A mail from a default template. Templates are the auth flows' mail (verification, reset, magic link,
+ * invitations): all of it transactional, so it never carries an unsubscribe link.
+ */
+export interface TemplateEmailMessage {
   to: string;
   template: TemplateId;
   /** The template's variables; `projectDisplayName` is filled in from the project. */
@@ -13,20 +17,40 @@ export interface EmailMessage {
 }
 
 /**
- * Renders a default template and delivers it through the project's email server (or to the dev
+ * A mail the caller wrote (`POST /emails/send-email` with `html`). With `unsubscribeLink` (mail of a
+ * category the user may turn off) it gets the unsubscribe footer in both parts and the List-Unsubscribe
+ * headers (RFC 2369, one-click per RFC 8058). Preferences are checked by the caller (email/notification-mail.ts).
+ */
+export interface ContentEmailMessage {
+  to: string;
+  template?: undefined;
+  subject: string;
+  html: string;
+  unsubscribeLink?: string;
+  userId?: string;
+}
+
+export type EmailMessage = TemplateEmailMessage | ContentEmailMessage;
+
+/**
+ * Renders a default template (or a caller-written mail) and delivers it through the project's email server (or to the dev
  * outbox), recording the send in `sent_emails`. A delivery failure never throws: it is logged and
  * recorded, and returned as `error`, so the caller's own work (creating the user…) stands.
  */
-export async function sendEmail(deps: AppDeps, project: ProjectRow, message: EmailMessage): Promise<{ id: string; error: string | null }> {
-  const template = DEFAULT_EMAIL_TEMPLATES[message.template];
-  const rendered = renderTemplate(template, { ...message.variables, projectDisplayName: project.display_name });
+export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, project: ProjectRow, message: EmailMessage): Promise<{ id: string; error: string | null }> {
+  const templateId = message.template ?? null;
+  const rendered: RenderedEmail =
+    message.template === undefined
+      ? renderContentEmail(message)
+      : renderTemplate(DEFAULT_EMAIL_TEMPLATES[message.template], { ...message.variables, projectDisplayName: project.display_name });
+  const unsubscribeLink = message.template === undefined ? message.unsubscribeLink : undefined;
   let delivery: EmailDelivery;
   try {
     delivery = resolveDelivery(deps.env, renderProjectConfig(project.config_override as ConfigObject).emails.server);
   } catch (err) {
     delivery = { kind: "misconfigured", error: errorText(err), senderEmail: deps.env.emailSender, senderConfig: { type: "shared" } };
   }
-  const log = deps.log.child({ projectId: project.id, template: template.id });
+  const log = deps.log.child({ projectId: project.id, template: templateId });
 
   let error: string | null = null;
   if (delivery.kind === "misconfigured") {
@@ -39,6 +63,9 @@ export async function sendEmail(deps: AppDeps, project: ProjectRow, message: Ema
         subject: rendered.subject,
         text: rendered.text,
         html: rendered.html,
+        ...(unsubscribeLink
+          ? { list: { unsubscribe: unsubscribeLink }, headers: { "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } }
+          : {}),
       });
     } catch (err) {
       error = errorText(err);
@@ -52,7 +79,7 @@ export async function sendEmail(deps: AppDeps, project: ProjectRow, message: Ema
     .values({
       project_id: project.id,
       user_id: message.userId ?? null,
-      template: template.id,
+      template: templateId,
       recipient: message.to,
       subject: rendered.subject,
       // Delivered mail is not kept: its links and codes would sit in the database as plain text.
@@ -68,7 +95,8 @@ export async function sendEmail(deps: AppDeps, project: ProjectRow, message: Ema
   if (delivery.kind === "outbox") {
     // No SMTP server: the one line a developer needs to go on with the flow.
     const code = rendered.code ? ` code ${rendered.code}` : "";
-    log.info({ emailId: row.id, to: message.to, link: rendered.link, code: rendered.code }, `dev outbox: mail to ${message.to} "${rendered.subject}"${code} ${rendered.link}`);
+    const link = rendered.link ? ` ${rendered.link}` : "";
+    log.info({ emailId: row.id, to: message.to, link: rendered.link || undefined, code: rendered.code }, `dev outbox: mail to ${message.to} "${rendered.subject}"${code}${link}`);
   } else if (error) {
     log.warn({ emailId: row.id, to: message.to, error }, "email delivery failed");
   } else {

@@ -146,3 +146,72 @@ export function codeLink(callbackUrl: string, code: string): string {
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 }
+
+/** Mail whose subject and HTML body the caller wrote (`POST /emails/send-email` with `html`). */
+export interface ContentEmail {
+  subject: string;
+  html: string;
+  /** Present for mail of a category the user may turn off: a footer link that does so without signing in. */
+  unsubscribeLink?: string;
+}
+
+/**
+ * Renders caller-written mail: the HTML as given (it comes from the project's secret-key holder, like a
+ * template would), with the unsubscribe footer the protocol's default theme adds, and a text part
+ * derived from the HTML so text-only mail clients get the words and links too.
+ */
+export function renderContentEmail(email: ContentEmail): RenderedEmail {
+  const link = email.unsubscribeLink;
+  const footerHtml = link
+    ? `<p style="font-size:12px;color:#474849;text-align:center;margin:0;padding:16px 24px"><a href="${escapeHtml(link)}">Click here</a> to unsubscribe from these emails</p>`
+    : "";
+  const closing = email.html.search(/<\/body\s*>/i);
+  const html =
+    closing === -1
+      ? `<!doctype html><html><body style="margin:0;padding:32px 0;background:#ffffff;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#242424">\n<div style="max-width:600px;margin:0 auto">${email.html}</div>\n${footerHtml}\n</body></html>`
+      : email.html.slice(0, closing) + footerHtml + email.html.slice(closing);
+  const text = htmlToText(email.html) + (link ? `\n\nTo unsubscribe from these emails, open this link:\n${link}\n` : "\n");
+  return { subject: email.subject.replace(/[\r\n]+/g, " "), text, html, link: link ?? "", code: undefined };
+}
+
+/**
+ * A readable plain-text version of an HTML body: block ends become line breaks, links keep their target
+ * (`words (https://…)`), other tags go, and the common entities are decoded. One pass over the tokens,
+ * so its time stays linear whatever the markup (no backtracking regular expressions over the body).
+ */
+export function htmlToText(html: string): string {
+  const entities: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: " " };
+  const hidden = new Set(["head", "style", "script", "title"]);
+  const blockEnds = new Set(["p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "table", "section", "blockquote"]);
+  let out = "";
+  let hiddenDepth = 0;
+  const links: { href: string; start: number }[] = [];
+  for (const [token] of html.matchAll(/<[^<>]*>|[^<]+|</g)) {
+    const tag = /^<(\/?)([a-zA-Z][a-zA-Z0-9]*)/.exec(token);
+    if (!tag) {
+      if (hiddenDepth === 0) out += token;
+      continue;
+    }
+    const closing = tag[1] === "/";
+    const name = tag[2]!.toLowerCase();
+    if (hidden.has(name)) hiddenDepth = Math.max(0, hiddenDepth + (closing ? -1 : token.endsWith("/>") ? 0 : 1));
+    if (hiddenDepth > 0) continue;
+    if (name === "br") out += "\n";
+    else if (closing && blockEnds.has(name)) out += "\n";
+    else if (name === "a" && !closing) {
+      const href = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(token);
+      links.push({ href: href ? (href[1] ?? href[2] ?? "") : "", start: out.length });
+    } else if (name === "a" && closing) {
+      const link = links.pop();
+      if (link?.href) {
+        const words = out.slice(link.start).trim();
+        out = words && words !== link.href ? `${out} (${link.href})` : out.slice(0, link.start) + link.href;
+      }
+    }
+  }
+  return out
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => entities[name]!)
+    .replace(/[ \t]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}

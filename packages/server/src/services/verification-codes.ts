@@ -28,7 +28,9 @@ export type VerificationPurpose =
   | "password_reset"
   | "otp_sign_in"
   | "team_invitation"
-  | "sign_in_invitation";
+  | "sign_in_invitation"
+  /** The unsubscribe link in non-transactional mail (services/notification-preferences.ts); checked, never used up. */
+  | "unsubscribe";
 
 export type VerificationCodeKind = "link" | "otp";
 
