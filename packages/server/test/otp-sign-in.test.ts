@@ -96,6 +96,17 @@ describe("OTP / magic-link sign-in", () => {
     expect(users).toHaveLength(1);
   });
 
+  it("signs both in when two codes for one new email are used at the same moment, creating one user", async () => {
+    const project = await emailProject();
+    const address = email();
+    const first = await requestCode(project, address);
+    const second = await requestCode(project, address);
+    const [a, b] = await Promise.all([signIn(project, first.linkCode), signIn(project, second.linkCode)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.body.user_id).toBe(b.body.user_id);
+    expect([a.body.is_new_user, b.body.is_new_user].sort()).toEqual([false, true]);
+  });
+
   it("counts wrong typed codes: after the limit even the right code is dead", async () => {
     const project = await emailProject();
     const address = email();

@@ -3,6 +3,7 @@ import type { SignInResponse } from "@latchkey/protocol/schemas";
 import { HTTPException } from "hono/http-exception";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import type { Db } from "../db/connect.js";
+import type { Env } from "../env.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
 import type { AppDeps } from "../http/context.js";
@@ -11,7 +12,6 @@ import type { ProjectRow } from "./projects.js";
 import { signInUser } from "./sessions.js";
 import { createUser } from "./users.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
-import type { Env } from "../env.js";
 
 /**
  * Magic link / one-time-code sign-in (SPEC.md §7 "Auth"). `send-sign-in-code` mails a 6-character code
@@ -102,6 +102,19 @@ export async function checkSignInCode(db: Db, project: ProjectRow, code: string)
  */
 export async function signInWithCode(db: Db, env: Env, project: ProjectRow, code: string): Promise<SignInResponse> {
   const config = requireOtpSignIn(project);
+  try {
+    return await signInOnce(db, env, project, config, code);
+  } catch (error) {
+    // Two codes for one new email used at the same moment: both found no account and one created it. The
+    // other's transaction was rolled back (its code unused), and a second try signs in to that account.
+    if (error instanceof KnownErrors.UserWithEmailAlreadyExists && error.details?.would_work_if_email_was_verified === false) {
+      return signInOnce(db, env, project, config, code);
+    }
+    throw error;
+  }
+}
+
+async function signInOnce(db: Db, env: Env, project: ProjectRow, config: ProjectConfig, code: string): Promise<SignInResponse> {
   return useVerificationCode(db, { projectId: project.id, purpose: "otp_sign_in", code }, async (data, trx) => {
     const { email } = data as SignInCodeData;
     const account = await accountForEmail(trx, project.id, email, { lock: true });

@@ -1,6 +1,7 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import { hashPassword } from "../crypto/passwords.js";
+import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
 import type { AppDeps } from "../http/context.js";
@@ -9,7 +10,6 @@ import type { ProjectRow } from "./projects.js";
 import { revokeUserSessions } from "./sessions.js";
 import { findUserByAuthEmail } from "./users.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode } from "./verification-codes.js";
-import type { Db } from "../db/connect.js";
 
 /**
  * Password reset (SPEC.md §7 "Auth"): `send-reset-code` mails a link `<callback_url>?code=<code>`,
