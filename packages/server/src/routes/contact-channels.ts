@@ -74,14 +74,14 @@ export function contactChannelsRoutes() {
       const auth = requireAccess(c, ANY_ACCESS);
       const { query } = validate(c, { query: contactChannelListQuery });
       // Servers may list every channel of the project by leaving `user_id` out; clients must name themselves.
-      const userId = auth.type === "client" || query.user_id !== undefined ? channelOwner(auth, query.user_id, "list") : undefined;
+      const userId = auth.type === "client" || query.user_id !== undefined ? channelOwner(auth, query.user_id, forbidden("list")) : undefined;
       const rows = await listContactChannels(c.get("deps").db, auth.project.id, { userId, channelId: query.contact_channel_id?.toLowerCase() });
       return c.json({ items: rows.map(renderContactChannel), is_paginated: false }, 200);
     })
     .post("/contact-channels", async (c) => {
       const auth = requireAccess(c, ANY_ACCESS);
       const { body } = validate(c, { body: createBodyFor(auth) });
-      const userId = channelOwner(auth, body.user_id, "create");
+      const userId = channelOwner(auth, body.user_id, forbidden("create"));
       const row = await createContactChannel(c.get("deps").db, auth.project.id, {
         userId,
         type: body.type,
@@ -95,7 +95,7 @@ export function contactChannelsRoutes() {
     .get("/contact-channels/:user_id/:contact_channel_id", async (c) => {
       const auth = requireAccess(c, ANY_ACCESS);
       const { params } = validate(c, { params: contactChannelParams });
-      const userId = channelOwner(auth, params.user_id, "read");
+      const userId = channelOwner(auth, params.user_id, forbidden("read"));
       const row = await findContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase());
       if (!row) throw new HTTPException(404, { message: "Contact channel not found." });
       return c.json(renderContactChannel(row), 200);
@@ -103,7 +103,7 @@ export function contactChannelsRoutes() {
     .patch("/contact-channels/:user_id/:contact_channel_id", async (c) => {
       const auth = requireAccess(c, ANY_ACCESS);
       const { params, body } = validate(c, { params: contactChannelParams, body: updateBodyFor(auth) });
-      const userId = channelOwner(auth, params.user_id, "update");
+      const userId = channelOwner(auth, params.user_id, forbidden("update"));
       const row = await updateContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase(), {
         value: body.value,
         usedForAuth: body.used_for_auth,
@@ -117,7 +117,7 @@ export function contactChannelsRoutes() {
     .delete("/contact-channels/:user_id/:contact_channel_id", async (c) => {
       const auth = requireAccess(c, ANY_ACCESS);
       const { params } = validate(c, { params: contactChannelParams });
-      const userId = channelOwner(auth, params.user_id, "delete");
+      const userId = channelOwner(auth, params.user_id, forbidden("delete"));
       if (!(await deleteContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase()))) {
         throw new HTTPException(400, { message: "Contact channel not found." });
       }
@@ -127,16 +127,7 @@ export function contactChannelsRoutes() {
       const auth = requireAccess(c, ANY_ACCESS);
       const { params, body } = validate(c, { params: contactChannelParams, body: contactChannelByIdSendVerificationCodeBody });
       const { db } = c.get("deps");
-      let userId: string;
-      if (auth.type === "client") {
-        if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-        if (params.user_id !== "me" && params.user_id.toLowerCase() !== auth.user.id) {
-          throw new HTTPException(400, { message: "Can only send verification code for your own user" });
-        }
-        userId = auth.user.id;
-      } else {
-        userId = channelOwner(auth, params.user_id, "send");
-      }
+      const userId = channelOwner(auth, params.user_id, () => new HTTPException(400, { message: "Can only send verification code for your own user" }));
       const user = userId === auth.user?.id ? auth.user : await findUserRow(db, auth.project.id, userId);
       if (!user) throw new KnownErrors.UserNotFound();
       assertCallbackTrusted(auth.project, body.callback_url);
@@ -155,14 +146,12 @@ export function contactChannelsRoutes() {
 
 /**
  * The user whose channels a request names: `me`, or an id. A client must have a signed-in user and may
- * name only that user (the protocol's 403 otherwise, worded per action).
+ * name only that user; naming another is refused with `refusal`, the protocol's error for the route.
  */
-function channelOwner(auth: RequestAuth, userId: string | undefined, action: "list" | "create" | "read" | "update" | "delete" | "send"): string {
+function channelOwner(auth: RequestAuth, userId: string | undefined, refusal: () => HTTPException): string {
   if (auth.type === "client") {
     if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-    if (userId !== "me" && userId?.toLowerCase() !== auth.user.id) {
-      throw new HTTPException(403, { message: `Client can only ${action} contact channels for their own user.` });
-    }
+    if (userId !== "me" && userId?.toLowerCase() !== auth.user.id) throw refusal();
     return auth.user.id;
   }
   if (userId === "me" || userId === undefined) {
@@ -171,6 +160,10 @@ function channelOwner(auth: RequestAuth, userId: string | undefined, action: "li
   }
   return userId.toLowerCase();
 }
+
+/** The protocol's 403 for a client naming another user in the CRUD routes, worded per action. */
+const forbidden = (action: "list" | "create" | "read" | "update" | "delete") => () =>
+  new HTTPException(403, { message: `Client can only ${action} contact channels for their own user.` });
 
 // Only servers write `is_verified`: in a client's body it is an unknown property. A client's body is a
 // server body without it, so both read as the server shape.
