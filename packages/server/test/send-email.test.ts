@@ -1,5 +1,6 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { htmlToText, renderContentEmail } from "../src/email/templates.js";
 import { api, expectProtocolInvariants, type ApiResponse } from "./support/api.js";
 import { startSmtpCapture, type CapturedEmail, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
@@ -298,5 +299,33 @@ describe("send-email errors", () => {
     const response = await sendEmail(project, { user_ids: [reader.id], subject: "x", html: "<p>x</p>", notification_category_name: "Newsletters" });
     expect(response.status).toBe(404);
     expect(response.text).toBe("Notification category not found");
+  });
+});
+
+describe("rendering caller-written mail", () => {
+  it("derives a readable text part: blocks on their own lines, link targets kept, hidden parts and tags dropped", () => {
+    const html = `<html><head><title>T</title><style>p{color:red}</style></head><body><h1>Hello &amp; welcome</h1><p>Line one<br>Line two</p>
+<p>See <a href='https://x.example/a?b=1&amp;c=2'>our <b>site</b></a> or https://plain.example.</p><script>alert(1)</script><p>Bye</p></body></html>`;
+    expect(htmlToText(html)).toBe("Hello & welcome\nLine one\nLine two\n\nSee our site (https://x.example/a?b=1&c=2) or https://plain.example.\nBye");
+    expect(htmlToText('<a href="https://same.example">https://same.example</a>')).toBe("https://same.example");
+  });
+
+  it("copes with broken markup without losing the words", () => {
+    expect(htmlToText("a < b and <a href=x>unclosed")).toBe("a < b and unclosed");
+    expect(htmlToText("<p>one</div></a></p>two")).toBe("one\n\ntwo");
+    const many = "<a".repeat(50_000);
+    expect(htmlToText(many)).toBe(many);
+  });
+
+  it("puts the unsubscribe footer before </body> of a full document, or wraps a fragment", () => {
+    const link = "https://auth.example/api/v1/emails/unsubscribe-link?code=abc&x=1";
+    const full = renderContentEmail({ subject: "S\r\nBcc: evil@example.com", html: "<html><body><p>Hi</p></body></html>", unsubscribeLink: link });
+    expect(full.subject).toBe("S Bcc: evil@example.com");
+    expect(full.html).toMatch(/<p>Hi<\/p><p [^>]*><a href="https:\/\/auth\.example\/api\/v1\/emails\/unsubscribe-link\?code=abc&amp;x=1">Click here<\/a> to unsubscribe from these emails<\/p><\/body><\/html>$/);
+    expect(full.text).toBe(`Hi\n\nTo unsubscribe from these emails, open this link:\n${link}\n`);
+    const fragment = renderContentEmail({ subject: "S", html: "<p>Hi</p>" });
+    expect(fragment.html).toMatch(/^<!doctype html><html><body[^>]*>\n<div[^>]*><p>Hi<\/p><\/div>/);
+    expect(fragment.html).not.toContain("unsubscribe");
+    expect(fragment.text).toBe("Hi\n");
   });
 });
