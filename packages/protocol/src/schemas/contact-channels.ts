@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { callbackUrl } from "./auth.js";
+import { emailWithCallbackBody, verificationCodeBody } from "./email-flows.js";
 import { emailAddress } from "./project-config.js";
 
 /**
@@ -76,25 +77,13 @@ export interface ContactChannelRead {
   used_for_auth: boolean;
 }
 
-/** `POST /contact-channels/send-verification-code` (the signed-in user's primary email). */
-export const contactChannelSendVerificationCodeBody = z.strictObject({
-  email: emailAddress,
-  callback_url: callbackUrl,
-});
+/** `POST /contact-channels/send-verification-code` (the signed-in user's primary email): `{ email, callback_url }`. */
+export const contactChannelSendVerificationCodeBody = emailWithCallbackBody;
 
 /** `POST /contact-channels/{user_id}/{id}/send-verification-code` */
 export const contactChannelByIdSendVerificationCodeBody = z.strictObject({
   callback_url: callbackUrl,
 });
 
-/** Every one-time code of the protocol is 45 characters long. */
-const CODE_LENGTH = 45;
-
-/** `POST /contact-channels/verify` and `/contact-channels/verify/check-code` */
-export const contactChannelVerifyBody = z.strictObject({
-  code: z.string().check((ctx) => {
-    if (ctx.value.length !== CODE_LENGTH) {
-      ctx.issues.push({ code: "custom", message: `must be exactly ${CODE_LENGTH} characters`, input: ctx.value });
-    }
-  }),
-});
+/** `POST /contact-channels/verify` and `/contact-channels/verify/check-code`: `{ code }`, as every code flow. */
+export const contactChannelVerifyBody = verificationCodeBody;

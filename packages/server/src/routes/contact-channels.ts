@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import {
+  CODE_VALID_RESPONSE,
   contactChannelByIdSendVerificationCodeBody,
   contactChannelClientCreateBody,
   contactChannelClientUpdateBody,
@@ -68,7 +69,7 @@ export function contactChannelsRoutes() {
       const auth = requireAccess(c, ANY_ACCESS);
       const { body } = validate(c, { body: contactChannelVerifyBody });
       await checkEmailVerificationCode(c.get("deps").db, auth.project.id, body.code);
-      return c.json({ is_code_valid: true }, 200);
+      return c.json(CODE_VALID_RESPONSE, 200);
     })
     .get("/contact-channels", async (c) => {
       const auth = requireAccess(c, ANY_ACCESS);
