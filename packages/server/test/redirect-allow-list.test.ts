@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isLocalhost, isRedirectUrlTrusted, matchHostnamePattern, type RedirectTrustOptions } from "../src/config/trusted-domains.js";
+import { renderProjectConfig } from "../src/config/project-config.js";
+import { isLocalhost, isRedirectUrlTrusted, isUrlTrustedByProject, matchHostnamePattern, type RedirectTrustOptions } from "../src/config/trusted-domains.js";
 
 /**
  * The redirect allow-list (SPEC.md §2 and §5) on its own: every callback URL a mail links to, and every
@@ -173,5 +174,21 @@ describe("localhost", () => {
     expect(isLocalhost("http://127.0.0.1")).toBe(true);
     expect(isLocalhost("http://128.0.0.1")).toBe(false);
     expect(isLocalhost("not a url")).toBe(false);
+  });
+});
+
+describe("a project's allow-list", () => {
+  it("is its trusted domains' base URLs, plus localhost when allowed", () => {
+    const config = renderProjectConfig({
+      "domains.allowLocalhost": false,
+      "domains.trustedDomains.app": { baseUrl: "https://app.example.com", handlerPath: "/handler" },
+      "domains.trustedDomains.nothing": { handlerPath: "/handler" },
+    });
+    expect(isUrlTrustedByProject(config, "https://app.example.com/handler/x")).toBe(true);
+    expect(isUrlTrustedByProject(config, "https://evil.com@app.example.com/")).toBe(false);
+    expect(isUrlTrustedByProject(config, "http://localhost:3000/")).toBe(false);
+    const withLocalhost = renderProjectConfig({ "domains.allowLocalhost": true });
+    expect(isUrlTrustedByProject(withLocalhost, "http://localhost:3000/")).toBe(true);
+    expect(isUrlTrustedByProject(withLocalhost, "https://app.example.com/")).toBe(false);
   });
 });

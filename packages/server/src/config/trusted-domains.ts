@@ -100,3 +100,11 @@ export function isRedirectUrlTrusted(url: string, options: RedirectTrustOptions)
   if (options.allowLocalhost && isLocalhost(parsed)) return true;
   return options.trustedDomains.some((domain) => isUrlUnderTrustedDomain(parsed, domain));
 }
+
+/**
+ * Whether a project may send people to `url` (a `callback_url` a mailed link is built on, a redirect):
+ * under one of its trusted domains, or on localhost when it allows localhost. Absolute URLs only.
+ */
+export function isUrlTrustedByProject(config: ProjectConfig, url: string): boolean {
+  return isRedirectUrlTrusted(url, { trustedDomains: trustedDomainBaseUrls(config), allowLocalhost: config.domains.allowLocalhost });
+}

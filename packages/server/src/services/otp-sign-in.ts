@@ -2,12 +2,12 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import type { SignInResponse } from "@latchkey/protocol/schemas";
 import { HTTPException } from "hono/http-exception";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
+import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
 import type { AppDeps } from "../http/context.js";
-import { isCallbackUrlTrusted } from "./password-auth.js";
 import type { ProjectRow } from "./projects.js";
 import { signInUser } from "./sessions.js";
 import { createUser } from "./users.js";
@@ -67,7 +67,7 @@ async function accountForEmail(db: Executor, projectId: string, email: string, o
 export async function sendSignInCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<{ nonce: string }> {
   const config = requireOtpSignIn(project);
   // Before looking at the email, so that this answer does not depend on whether an account exists.
-  if (!isCallbackUrlTrusted(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isUrlTrustedByProject(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   const account = await accountForEmail(deps.db, project.id, input.email);
   if (!account && !config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
   await assertSendAllowed(deps.db, { projectId: project.id, purpose: "otp_sign_in", email: input.email });

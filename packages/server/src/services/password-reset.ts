@@ -1,11 +1,12 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
+import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import { hashPassword } from "../crypto/passwords.js";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
 import type { AppDeps } from "../http/context.js";
-import { assertPasswordRequirements, isCallbackUrlTrusted } from "./password-auth.js";
+import { assertPasswordRequirements } from "./password-auth.js";
 import type { ProjectRow } from "./projects.js";
 import { revokeUserSessions } from "./sessions.js";
 import { findUserByAuthEmail } from "./users.js";
@@ -41,7 +42,7 @@ function requirePasswordAuth(project: ProjectRow): ProjectConfig {
  */
 export async function sendPasswordResetCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<void> {
   const config = requirePasswordAuth(project);
-  if (!isCallbackUrlTrusted(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isUrlTrustedByProject(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   const user = await findUserByAuthEmail(deps.db, project.id, input.email);
   await assertSendAllowed(deps.db, { projectId: project.id, purpose: "password_reset", email: input.email });
   const data: ResetCodeData = { user_id: user?.id ?? null };
