@@ -63,6 +63,19 @@ describe("password reset", () => {
     for (const old of [session, secondSession]) expectKnownError(await refresh(project, old.refresh_token), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
   });
 
+  it("gives a password to an account that signed up by code", async () => {
+    const project = await emailProject();
+    const address = email();
+    await post(project, "/auth/otp/send-sign-in-code", { email: address, callback_url: RESET_CALLBACK });
+    const signedUp = await post(project, "/auth/otp/sign-in", { code: codeIn(await smtp.nextMessage(address)) });
+    expect(signedUp.body.is_new_user).toBe(true);
+    expect((await post(project, "/auth/password/send-reset-code", { email: address, callback_url: RESET_CALLBACK })).status).toBe(200);
+    const code = codeIn(await smtp.nextMessage(address));
+    expect((await post(project, "/auth/password/reset", { code, password: NEW_PASSWORD })).status).toBe(200);
+    expect((await signIn(project, address, NEW_PASSWORD)).body.user_id).toBe(signedUp.body.user_id);
+    expectKnownError(await refresh(project, signedUp.body.refresh_token), "REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", 401);
+  });
+
   it("uses a code once: check-code and reset after a reset say it was used", async () => {
     const { project, code } = await userWithResetMail();
     expect((await post(project, "/auth/password/reset", { code, password: NEW_PASSWORD })).status).toBe(200);
