@@ -2,6 +2,7 @@ import type { Selectable } from "kysely";
 import type { ChangeFeed } from "../db/change-feed.js";
 import type { ApiKeySetsTable } from "../db/schema.js";
 import type { ProjectRow } from "../services/projects.js";
+import type { SessionRow } from "../services/sessions.js";
 import type { UserRecord } from "../services/user-read.js";
 import { InvalidatingCache } from "./invalidating-cache.js";
 
@@ -10,12 +11,19 @@ import { InvalidatingCache } from "./invalidating-cache.js";
  * (checked for each key header) and the signed-in user's record (behind `/users/me` and every refresh).
  * They are dropped on the change notifications of migration 0008: `project:<id>` (the project or one of
  * its key sets), `user:<id>` (the user or one of its contact channels), `team:<id>` (a team, shown as a
- * user's selected team).
+ * user's selected team), `session:<refresh token hash>` (a session).
  */
 export interface Caches {
   projects: InvalidatingCache<ProjectWithKeys>;
   /** Keyed by user id (UUIDs are unique across projects; readers check the project). */
   users: InvalidatingCache<UserRecord>;
+  /** Keyed by `sessionCacheKey(refresh token hash)`: what a refresh looks up. */
+  sessions: InvalidatingCache<SessionRow>;
+}
+
+/** The cache key of a session: its refresh token hash as PostgreSQL writes a bytea in JSON (`\\x…`). */
+export function sessionCacheKey(refreshTokenHash: Uint8Array): string {
+  return `\\x${Buffer.from(refreshTokenHash).toString("hex")}`;
 }
 
 export type KeySetHashes = Pick<
@@ -36,15 +44,19 @@ export function createCaches(feed: ChangeFeed): Caches {
   const caches: Caches = {
     projects: new InvalidatingCache<ProjectWithKeys>(feed, { maxEntries: 1_000, ttlMs: TTL_MS }),
     users: new InvalidatingCache<UserRecord>(feed, { maxEntries: 50_000, ttlMs: TTL_MS }),
+    sessions: new InvalidatingCache<SessionRow>(feed, { maxEntries: 50_000, ttlMs: TTL_MS }),
   };
   feed.subscribe((event) => {
     if (event.type === "reset") {
       caches.projects.clear();
       caches.users.clear();
+      caches.sessions.clear();
     } else if (event.kind === "project") {
       caches.projects.invalidate(event.id);
     } else if (event.kind === "user") {
       caches.users.invalidate(event.id);
+    } else if (event.kind === "session") {
+      caches.sessions.invalidate(event.id);
     } else if (event.kind === "team") {
       caches.users.invalidateWhere((record) => record.user.selected_team_id === event.id);
     }

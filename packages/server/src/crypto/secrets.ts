@@ -16,12 +16,6 @@ export function hashSecret(secret: string): Uint8Array {
   return new Uint8Array(createHash("sha256").update(secret, "utf8").digest());
 }
 
-/** Compares a presented secret with a stored hash in time independent of where they differ. */
-export function secretMatchesHash(secret: string, hash: Uint8Array | null): boolean {
-  if (!hash || hash.length !== 32) return false;
-  return timingSafeEqual(hashSecret(secret), hash);
-}
-
 /** Compares an already computed hash with a stored one in constant time (one hash, many stored sets). */
 export function hashesEqual(presented: Uint8Array, stored: Uint8Array | null): boolean {
   if (!stored || stored.length !== presented.length) return false;

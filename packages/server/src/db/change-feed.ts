@@ -31,6 +31,11 @@ export const CHANGES_CHANNEL = "latchkey_changes";
 const SYNC_PREFIX = "sync:";
 const SYNC_TIMEOUT_MS = 2_000;
 const RECONNECT_DELAY_MS = 1_000;
+// A connection can die without a word (a half-open TCP link to a remote database): the feed sends itself
+// a notification every HEARTBEAT_MS and is not live unless one came back within the last HEARD_WITHIN_MS.
+const HEARTBEAT_MS = 1_000;
+const HEARD_WITHIN_MS = 3_000;
+const RECONNECT_WHEN_DEAF_MS = 10_000;
 
 /** Where notifications come from: a dedicated PostgreSQL connection, or the embedded PGlite itself. */
 export type ChangeSource = { kind: "postgres"; url: string } | { kind: "pglite"; pglite: PGlite };
@@ -50,12 +55,15 @@ export async function openChangeFeed(db: Db, source: ChangeSource, log: Logger):
 }
 
 class Feed implements ChangeFeed {
-  live = false;
+  private connected = false;
+  /** When a notification last arrived; only the PostgreSQL feed, whose connection can fail, needs it. */
+  private lastHeard = Number.POSITIVE_INFINITY;
   private readonly listeners: ChangeListener[] = [];
   private readonly pendingSyncs = new Map<string, () => void>();
   private syncCounter = 0;
   private readonly instance = crypto.randomUUID();
   private client: pg.Client | undefined;
+  private heartbeat: NodeJS.Timeout | undefined;
   private url: string | undefined;
   private detach: (() => void) | undefined;
   private closed = false;
@@ -64,6 +72,10 @@ class Feed implements ChangeFeed {
     private readonly db: Db,
     private readonly log: Logger,
   ) {}
+
+  get live(): boolean {
+    return this.connected && Date.now() - this.lastHeard < HEARD_WITHIN_MS;
+  }
 
   subscribe(listener: ChangeListener): void {
     this.listeners.push(listener);
@@ -75,11 +87,17 @@ class Feed implements ChangeFeed {
 
   goLive(): void {
     this.emit({ type: "reset" });
-    this.live = true;
+    this.connected = true;
   }
 
   deliver(payload: string | undefined): void {
     if (!payload) return;
+    if (this.client) {
+      const now = Date.now();
+      // Deaf for a while: what was cached before may have changed unheard.
+      if (now - this.lastHeard >= HEARD_WITHIN_MS) this.emit({ type: "reset" });
+      this.lastHeard = now;
+    }
     if (payload.startsWith(SYNC_PREFIX)) {
       this.pendingSyncs.get(payload)?.();
       return;
@@ -97,14 +115,25 @@ class Feed implements ChangeFeed {
     await client.connect();
     await client.query(`listen ${CHANGES_CHANNEL}`);
     this.client = client;
+    this.lastHeard = Date.now();
     this.goLive();
+    this.heartbeat ??= setInterval(() => this.beat(), HEARTBEAT_MS).unref();
+  }
+
+  private beat(): void {
+    const client = this.client;
+    if (client && Date.now() - this.lastHeard > RECONNECT_WHEN_DEAF_MS) {
+      this.lost(client, new Error(`no notification for ${RECONNECT_WHEN_DEAF_MS} ms`));
+      return;
+    }
+    void this.sync();
   }
 
   /** The listening connection is gone: stop serving from caches until a new one listens. */
   private lost(client: pg.Client, err: Error): void {
     if (this.client !== client) return;
     this.client = undefined;
-    this.live = false;
+    this.connected = false;
     this.emit({ type: "reset" });
     if (this.closed) return;
     this.log.warn({ err }, "change feed connection lost; caches bypassed until it is back");
@@ -124,7 +153,7 @@ class Feed implements ChangeFeed {
   }
 
   async sync(): Promise<void> {
-    if (!this.live) return;
+    if (!this.connected) return;
     const token = `${SYNC_PREFIX}${this.instance}:${++this.syncCounter}`;
     let timer: NodeJS.Timeout | undefined;
     const arrived = new Promise<boolean>((resolve) => {
@@ -133,11 +162,15 @@ class Feed implements ChangeFeed {
     });
     try {
       await sql`select pg_notify(${CHANGES_CHANNEL}, ${token})`.execute(this.db);
-      if (!(await arrived)) {
+      if (!(await arrived) && this.connected) {
         // Notifications are late or lost: nothing cached can be trusted to be current.
         this.log.warn("change feed sync timed out; caches dropped");
         this.emit({ type: "reset" });
       }
+    } catch (err) {
+      // The database is unreachable: whatever was cached may have changed meanwhile.
+      this.log.warn({ err }, "change feed sync failed; caches dropped");
+      this.emit({ type: "reset" });
     } finally {
       clearTimeout(timer);
       this.pendingSyncs.delete(token);
@@ -146,7 +179,8 @@ class Feed implements ChangeFeed {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.live = false;
+    this.connected = false;
+    clearInterval(this.heartbeat);
     this.detach?.();
     const client = this.client;
     this.client = undefined;

@@ -16,9 +16,9 @@ import { isKeyAllowedInThisMode } from "../env.js";
 import { requireAccess } from "../http/auth.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { validate } from "../http/validate.js";
-import { isKeyValid } from "../services/api-keys.js";
-import { findProject, type ProjectRow } from "../services/projects.js";
-import { accessTokenForUserRecord, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
+import { findProjectCheckingKey } from "../services/api-keys.js";
+import type { ProjectRow } from "../services/projects.js";
+import { accessTokenForUserRecord, findCachedSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
 import { findUserRow } from "../services/user-rows.js";
 import { findCachedUserRecord } from "../services/user-read.js";
 
@@ -53,7 +53,7 @@ export function sessionsRoutes() {
       if (!refreshToken) {
         throw new KnownErrors.SchemaError(`Request validation failed on POST ${c.req.path}:\n  - headers.x-stack-refresh-token must be defined`);
       }
-      const session = await sessionOfRefreshToken(c.get("deps").db, project.id, refreshToken);
+      const session = await findCachedSession(c.get("deps").db, c.get("deps").caches, project.id, refreshToken);
       return c.json({ access_token: await refreshedAccessToken(c, session) }, 200);
     })
     .delete("/auth/sessions/current", async (c) => {
@@ -111,7 +111,7 @@ export function sessionsRoutes() {
       const refreshToken = params.refresh_token;
       if (!refreshToken) return oauthError(c, "invalid_request", "Missing parameter: refresh_token");
 
-      const session = await sessionOfRefreshToken(db, project.id, refreshToken);
+      const session = await findCachedSession(db, c.get("deps").caches, project.id, refreshToken);
       const response: TokenResponse = {
         access_token: await refreshedAccessToken(c, session),
         token_type: "bearer",
@@ -196,10 +196,12 @@ async function authenticateClient(c: Context<AppEnv>, db: Db, params: Record<str
   const { clientId, clientSecret } = credentials;
   if (!clientId || !clientSecret) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
   const [projectId = "", branchId = "main", ...rest] = clientId.split("#");
-  const project = rest.length === 0 && branchId === "main" ? await findProject(db, projectId) : undefined;
-  const keyWorks = project && isKeyAllowedInThisMode(c.get("deps").env, clientSecret) && (await isKeyValid(db, project.id, "publishableClientKey", clientSecret));
-  if (!project || !keyWorks) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
-  return project;
+  const found =
+    rest.length === 0 && branchId === "main"
+      ? await findProjectCheckingKey(db, c.get("deps").caches, projectId, { kind: "publishableClientKey", key: clientSecret })
+      : undefined;
+  if (!found?.keyValid || !isKeyAllowedInThisMode(c.get("deps").env, clientSecret)) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
+  return found.project;
 }
 
 function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | undefined {

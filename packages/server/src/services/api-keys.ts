@@ -4,7 +4,7 @@ import type { Selectable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { ApiKeySetsTable } from "../db/schema.js";
 import type { Caches, ProjectWithKeys } from "../cache/caches.js";
-import { hashesEqual, hashSecret, randomSecret, secretMatchesHash } from "../crypto/secrets.js";
+import { hashesEqual, hashSecret, randomSecret } from "../crypto/secrets.js";
 import { isValidProjectId, type ProjectRow } from "./projects.js";
 
 export type KeyKind = "publishableClientKey" | "secretServerKey" | "superSecretAdminKey";
@@ -102,26 +102,6 @@ export async function updateKeySet(db: Db, projectId: string, id: string, update
 export async function deleteKeySet(db: Db, projectId: string, id: string): Promise<void> {
   await findKeySetRow(db, projectId, id);
   await db.deleteFrom("api_key_sets").where("project_id", "=", projectId).where("id", "=", id).execute();
-}
-
-/**
- * Whether `key` is a currently valid key of the given kind for the project. Every candidate hash is
- * compared in constant time; expiry is checked before revocation, as for the protocol's internal keys.
- */
-export async function isKeyValid(db: Db, projectId: string, kind: KeyKind, key: string, now = new Date()): Promise<boolean> {
-  const column = HASH_COLUMN[kind];
-  const rows = await db
-    .selectFrom("api_key_sets")
-    .select([column, "expires_at", "manually_revoked_at"])
-    .where("project_id", "=", projectId)
-    .where(column, "is not", null)
-    .execute();
-  let valid = false;
-  for (const row of rows) {
-    const matches = secretMatchesHash(key, row[column] as Uint8Array | null);
-    if (matches && keySetValidity(row, now) === "valid") valid = true;
-  }
-  return valid;
 }
 
 export type KeySetValidity = "valid" | "expired" | "manually-revoked";

@@ -29,3 +29,6 @@ create trigger contact_channels_changes after insert or update or delete on cont
   for each row execute function latchkey_notify_change('user', 'user_id');
 create trigger teams_changes after insert or update or delete on teams
   for each row execute function latchkey_notify_change('team', 'id');
+-- Sessions are cached by refresh-token hash (the key a refresh presents), so that is what they announce.
+create trigger sessions_changes after insert or update or delete on sessions
+  for each row execute function latchkey_notify_change('session', 'refresh_token_hash');
