@@ -17,6 +17,7 @@ import {
 } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
+import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import { requireAccess } from "../http/auth.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { validate } from "../http/validate.js";
@@ -30,7 +31,6 @@ import {
   updateContactChannel,
 } from "../services/contact-channels.js";
 import { checkEmailVerificationCode, sendEmailVerification, verifyEmailWithCode, type MailDeps } from "../services/email-verification.js";
-import { isCallbackUrlTrusted } from "../services/password-auth.js";
 import type { ProjectRow } from "../services/projects.js";
 import { findUserRow } from "../services/user-rows.js";
 
@@ -176,7 +176,7 @@ const updateBodyFor = (auth: RequestAuth): z.ZodType<ContactChannelServerUpdateB
 /** Mail links may only lead under the project's trusted domains (or localhost when allowed). */
 function assertCallbackTrusted(project: ProjectRow, callbackUrl: string): void {
   const config = renderProjectConfig(project.config_override as ConfigObject);
-  if (!isCallbackUrlTrusted(config, callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isUrlTrustedByProject(config, callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
 }
 
 /** The app's dependencies with this request's logger, so mail log lines carry the request id. */

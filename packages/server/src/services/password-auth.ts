@@ -3,7 +3,7 @@ import { passwordRequirementProblem, type SignInResponse } from "@latchkey/proto
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
-import { isRedirectUrlTrusted, trustedDomainBaseUrls } from "../config/trusted-domains.js";
+import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "../crypto/passwords.js";
 import type { Logger } from "pino";
 import { sendSignUpEmailVerification } from "./email-verification.js";
@@ -31,11 +31,6 @@ export function assertPasswordRequirements(password: string): void {
   throw new KnownErrors.PasswordTooLong(problem.tooLong);
 }
 
-/** Whether a callback URL may appear in a link we e-mail: under a trusted domain, or localhost when allowed. */
-export function isCallbackUrlTrusted(config: ProjectConfig, url: string): boolean {
-  return isRedirectUrlTrusted(url, { trustedDomains: trustedDomainBaseUrls(config), allowLocalhost: config.domains.allowLocalhost });
-}
-
 export interface PasswordSignUp {
   email: string;
   password: string;
@@ -50,7 +45,7 @@ export async function signUpWithPassword(db: Db, env: Env, project: ProjectRow, 
   const config = configOf(project);
   requirePasswordAuth(config);
   if (!config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
-  if (input.verificationCallbackUrl !== undefined && !isCallbackUrlTrusted(config, input.verificationCallbackUrl)) {
+  if (input.verificationCallbackUrl !== undefined && !isUrlTrustedByProject(config, input.verificationCallbackUrl)) {
     throw new KnownErrors.RedirectUrlNotWhitelisted();
   }
   assertPasswordRequirements(input.password);
