@@ -106,9 +106,8 @@ export async function createUnsubscribeLink(
     data: { user_id: input.userId, notification_category_id: input.category.id },
     expiresInMs: UNSUBSCRIBE_LINK_LIFETIME_MS,
   });
-  const url = new URL("/api/v1/emails/unsubscribe-link", input.publicUrl);
-  url.searchParams.set("code", created.code);
-  return url.toString();
+  // Appended, not resolved: a public URL with a path prefix (behind a proxy) keeps its prefix.
+  return `${input.publicUrl.replace(/\/+$/, "")}/api/v1/emails/unsubscribe-link?code=${created.code}`;
 }
 
 /**
