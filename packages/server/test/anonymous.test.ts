@@ -94,6 +94,28 @@ describe("upgrading an anonymous user", () => {
     expect(users).toHaveLength(1);
   });
 
+  it("gives the upgraded user the personal team a sign-up gets, which anonymous users do not have", async () => {
+    const project = await createTestProject(server);
+    const configured = await api(server.url, "/internal/config/override", {
+      method: "PATCH",
+      headers: project.headers("admin"),
+      body: { config_override_string: JSON.stringify({ "teams.createPersonalTeamOnSignUp": true }) },
+    });
+    expect(configured.status).toBe(200);
+    const guest = await anonymousSignUp(project);
+    expect((await userRow(guest.user_id)).selected_team_id).toBeNull();
+    const upgraded = await api(server.url, "/auth/password/sign-up", {
+      headers: { ...project.headers("client"), "x-stack-access-token": guest.access_token, ...ALLOW_ANONYMOUS },
+      body: { email: "ada@example.com", password: "correct horse" },
+    });
+    expect(upgraded.status).toBe(200);
+    const me = await api(server.url, "/users/me", { headers: { ...project.headers("client"), "x-stack-access-token": upgraded.body.access_token } });
+    expect(me.body.selected_team).toMatchObject({ display_name: "ada@example.com's Team" });
+    expect(decodeJwt(upgraded.body.access_token).selected_team_id).toBe(me.body.selected_team_id);
+    const memberships = await server.db.selectFrom("team_members").select("team_id").where("user_id", "=", guest.user_id).execute();
+    expect(memberships).toEqual([{ team_id: me.body.selected_team_id }]);
+  });
+
   it("leaves the user anonymous when the email is taken", async () => {
     const project = await createTestProject(server);
     const address = email();

@@ -181,6 +181,8 @@ class Feed implements ChangeFeed {
     this.closed = true;
     this.connected = false;
     clearInterval(this.heartbeat);
+    // Nothing waits on a feed that will hear nothing more.
+    for (const release of this.pendingSyncs.values()) release();
     this.detach?.();
     const client = this.client;
     this.client = undefined;

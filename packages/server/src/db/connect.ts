@@ -23,6 +23,9 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
   let db: Db;
   if (target.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection the server closed (a restart, a failover, an administrator) is dropped by the
+    // pool and replaced on the next query; unhandled, its 'error' event would end the process.
+    pool.on("error", () => {});
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     changeSources.set(db, { kind: "postgres", url: target.url });
   } else {

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import { sendSignUpEmailVerification } from "./email-verification.js";
 import type { ProjectRow } from "./projects.js";
 import { revokeUserSessions, signInUser } from "./sessions.js";
-import { createUser, findUserByAuthEmail, isUniqueViolation } from "./users.js";
+import { createPersonalTeam, createUser, findUserByAuthEmail, isUniqueViolation } from "./users.js";
 import type { UserRow } from "./user-rows.js";
 
 /**
@@ -53,7 +53,7 @@ export async function signUpWithPassword(db: Db, env: Env, project: ProjectRow, 
   if (await findUserByAuthEmail(db, project.id, input.email)) throw new KnownErrors.UserWithEmailAlreadyExists(input.email);
   const passwordHash = await hashPassword(input.password);
 
-  const upgraded = input.currentUser?.is_anonymous ? await upgradeAnonymousUser(db, project.id, input.currentUser.id, input.email, passwordHash) : undefined;
+  const upgraded = input.currentUser?.is_anonymous ? await upgradeAnonymousUser(db, project, input.currentUser.id, input.email, passwordHash) : undefined;
   const user =
     upgraded ?? (await createUser(db, project, { primaryEmail: input.email, primaryEmailVerified: false, primaryEmailAuthEnabled: true, passwordHash }));
   if (input.verificationCallbackUrl !== undefined) {
@@ -71,9 +71,12 @@ export async function signUpWithPassword(db: Db, env: Env, project: ProjectRow, 
 
 /**
  * Turns an anonymous user into a regular one with this email and password, keeping its id (and so
- * everything the anonymous user already owns). Undefined when the user is no longer anonymous.
+ * everything the anonymous user already owns). Undefined when the user is no longer anonymous. This is
+ * the user's sign-up, so it is when the personal team of `create_team_on_sign_up` is created (anonymous
+ * users get none), unless the user already joined a team meanwhile.
  */
-async function upgradeAnonymousUser(db: Db, projectId: string, userId: string, email: string, passwordHash: string): Promise<UserRow | undefined> {
+async function upgradeAnonymousUser(db: Db, project: ProjectRow, userId: string, email: string, passwordHash: string): Promise<UserRow | undefined> {
+  const projectId = project.id;
   try {
     return await db.transaction().execute(async (trx) => {
       const user = await trx
@@ -91,6 +94,8 @@ async function upgradeAnonymousUser(db: Db, projectId: string, userId: string, e
         .values({ project_id: projectId, user_id: userId, type: "email", value: email, is_verified: false, is_primary: true, used_for_auth: true })
         .onConflict((oc) => oc.columns(["user_id", "type", "value"]).doUpdateSet({ is_primary: true, used_for_auth: true }))
         .execute();
+      const inATeam = await trx.selectFrom("team_members").select("team_id").where("user_id", "=", userId).executeTakeFirst();
+      if (configOf(project).teams.createPersonalTeamOnSignUp && !inATeam) return createPersonalTeam(trx, project, userId, user.display_name ?? email);
       return user;
     });
   } catch (error) {

@@ -78,14 +78,7 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
           .execute();
       }
       if (config.teams.createPersonalTeamOnSignUp && !input.isAnonymous) {
-        const name = input.displayName ?? input.primaryEmail ?? "Personal";
-        const team = await trx
-          .insertInto("teams")
-          .values({ project_id: project.id, display_name: `${name}'s Team`, profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null })
-          .returning("id")
-          .executeTakeFirstOrThrow();
-        await trx.insertInto("team_members").values({ project_id: project.id, team_id: team.id, user_id: user.id, display_name: null, profile_image_url: null }).execute();
-        return trx.updateTable("users").set({ selected_team_id: team.id }).where("id", "=", user.id).returningAll().executeTakeFirstOrThrow();
+        return createPersonalTeam(trx, project, user.id, input.displayName ?? input.primaryEmail ?? null);
       }
       return user;
     });
@@ -95,6 +88,20 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
     }
     throw error;
   }
+}
+
+/**
+ * The personal team of a user who just signed up (`create_team_on_sign_up`), inside the sign-up's
+ * transaction: the user joins it and it becomes their selected team. Returns the updated user row.
+ */
+export async function createPersonalTeam(trx: Db, project: ProjectRow, userId: string, ownerName: string | null): Promise<UserRow> {
+  const team = await trx
+    .insertInto("teams")
+    .values({ project_id: project.id, display_name: `${ownerName ?? "Personal"}'s Team`, profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await trx.insertInto("team_members").values({ project_id: project.id, team_id: team.id, user_id: userId, display_name: null, profile_image_url: null }).execute();
+  return trx.updateTable("users").set({ selected_team_id: team.id }).where("id", "=", userId).returningAll().executeTakeFirstOrThrow();
 }
 
 /** The user that signs in with this email in the project, if any. */
