@@ -152,9 +152,11 @@ Latchkey vs Better Auth, same PostgreSQL ${pgVersion} (127.0.0.1), ${cpus().leng
     password hashing: argon2id m=19 MiB t=2 p=1 (@node-rs/argon2); stored hash prefix ${hashes.latchkey}
   Better Auth ${version("better-auth")}: Node http + toNodeHandler, pg pool 10, email+password, cookie cache ${COOKIE_CACHE_SECONDS} s
     password hashing: ${scrypt ? `scrypt N=${scrypt[1]} r=${scrypt[2]} p=${scrypt[3]} dkLen=${scrypt[4]}` : "scrypt (its default)"} (node:crypto); stored hash ${hashes.betterAuth}
-  current user: Latchkey GET /users/me (verifies its ES256 access token, reads the user);
+  current user: Latchkey GET /users/me (verifies its ES256 access token, reads the user record from its
+                in-process cache, which PostgreSQL change notifications keep current; no query once warm);
                 Better Auth GET /get-session with both cookies (answered from the signed cookie cache, no database)
-  token refresh: Latchkey POST /auth/sessions/current/refresh (session lookup, user read, signs an access token);
+  token refresh: Latchkey POST /auth/sessions/current/refresh (session and user from the same caches, a
+                database write at most once a minute per session, signs a new ES256 access token);
                 Better Auth GET /get-session?disableCookieCache=true with the session-token cookie (session + user
                 lookup, signs a fresh session-data cookie): its closest equivalent, it has no refresh endpoint
 `);
