@@ -2,6 +2,7 @@ import type { ColumnType, Generated } from "kysely";
 import type { EmailTables } from "./schema-emails.js";
 import type { VerificationTables } from "./schema-verification.js";
 import type { NotificationTables } from "./schema-notifications.js";
+import type { PermissionTables } from "./schema-permissions.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -97,7 +98,7 @@ export interface SessionsTable {
   last_used_ip: string | null;
 }
 
-export interface Database extends EmailTables, VerificationTables, NotificationTables {
+export interface Database extends EmailTables, VerificationTables, NotificationTables, PermissionTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;

@@ -1,0 +1,44 @@
+import type { Kysely, Transaction } from "kysely";
+import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
+import type { Database } from "../db/schema.js";
+import { loadPermissionGraph } from "./permission-definitions.js";
+import type { ProjectRow } from "./projects.js";
+
+/**
+ * The two team-permission operations the teams module needs: granting a new member the project's default
+ * set, and checking a member's permission (`$update_team`, `$read_members`, …) before acting for them.
+ */
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Grants the project's default team permissions to a member: "creator" when they created the team, else "member". */
+export async function grantDefaultTeamPermissions(db: Executor, project: ProjectRow, teamId: string, userId: string, role: "creator" | "member"): Promise<void> {
+  const config = renderProjectConfig(project.config_override as ConfigObject);
+  const defaults = role === "creator" ? config.rbac.defaultPermissions.teamCreator : config.rbac.defaultPermissions.teamMember;
+  const graph = await loadPermissionGraph(db, project.id);
+  // A default naming a permission that is not defined (the config allows it) grants nothing.
+  const ids = Object.entries(defaults).filter(([id, on]) => on && graph.get("team", id)).map(([id]) => id);
+  if (ids.length === 0) return;
+  await db
+    .insertInto("team_member_permissions")
+    .values(ids.map((permission_id) => ({ project_id: project.id, team_id: teamId, user_id: userId, permission_id })))
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+}
+
+/** Whether the member holds the permission in the team, directly or through contained permissions. */
+export async function hasTeamPermission(db: Executor, projectId: string, teamId: string, userId: string, permissionId: string): Promise<boolean> {
+  if (!UUID.test(teamId) || !UUID.test(userId)) return false;
+  const direct = await db
+    .selectFrom("team_member_permissions")
+    .select("permission_id")
+    .where("project_id", "=", projectId)
+    .where("team_id", "=", teamId)
+    .where("user_id", "=", userId)
+    .execute();
+  if (direct.length === 0) return false;
+  const graph = await loadPermissionGraph(db, projectId);
+  return direct.some((row) => graph.closure("team", row.permission_id).has(permissionId));
+}
