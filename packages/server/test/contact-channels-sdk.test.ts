@@ -1,8 +1,8 @@
-import { StackClientApp, StackServerApp } from "@stackframe/js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./support/api.js";
 import { startSmtpCapture, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { stackSdk } from "./support/stack-sdk.js";
 
 // The published Stack Auth SDK (@stackframe/js@2.8.41), unchanged, managing contact channels and
 // verifying emails against Latchkey, with the mail read from a real SMTP server.
@@ -28,17 +28,8 @@ afterAll(async () => {
 });
 
 const callbackUrl = "http://localhost:3000/handler/email-verification";
-const clientApp = () =>
-  new StackClientApp({ baseUrl: server.url, projectId: project.projectId, publishableClientKey: project.publishableClientKey, tokenStore: "memory", redirectMethod: "none" });
-const serverApp = () =>
-  new StackServerApp({
-    baseUrl: server.url,
-    projectId: project.projectId,
-    publishableClientKey: project.publishableClientKey,
-    secretServerKey: project.secretServerKey,
-    tokenStore: "memory",
-    redirectMethod: "none",
-  });
+const clientApp = () => stackSdk(server, project).client();
+const serverApp = () => stackSdk(server, project).server();
 const address = () => `sdk-${crypto.randomUUID()}@example.com`;
 
 async function codeFor(to: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { StackAdminApp, StackClientApp, StackServerApp } from "@stackframe/js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./support/api.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { stackSdk } from "./support/stack-sdk.js";
 
 // The published Stack Auth SDK (@stackframe/js@2.8.41), unchanged, against Latchkey over a real socket.
 // Access tokens live 26 s here: the SDK refreshes tokens valid for less than 20 s (and refuses tokens
@@ -17,17 +17,8 @@ afterAll(async () => {
 });
 
 const verificationCallbackUrl = "http://localhost:3000/handler/email-verification";
-const clientApp = () =>
-  new StackClientApp({ baseUrl: server.url, projectId: project.projectId, publishableClientKey: project.publishableClientKey, tokenStore: "memory", redirectMethod: "none" });
-const serverApp = () =>
-  new StackServerApp({
-    baseUrl: server.url,
-    projectId: project.projectId,
-    publishableClientKey: project.publishableClientKey,
-    secretServerKey: project.secretServerKey,
-    tokenStore: "memory",
-    redirectMethod: "none",
-  });
+const clientApp = () => stackSdk(server, project).client();
+const serverApp = () => stackSdk(server, project).server();
 
 describe("the published Stack SDK as a client", () => {
   it("signs up, reads and updates the user, refreshes, and signs out", async () => {
@@ -97,15 +88,7 @@ describe("the published Stack SDK as a server", () => {
 
 describe("the published Stack SDK as an admin", () => {
   it("reads the project", async () => {
-    const app = new StackAdminApp({
-      baseUrl: server.url,
-      projectId: project.projectId,
-      publishableClientKey: project.publishableClientKey,
-      secretServerKey: project.secretServerKey,
-      superSecretAdminKey: project.superSecretAdminKey,
-      tokenStore: "memory",
-      redirectMethod: "none",
-    });
+    const app = stackSdk(server, project).admin();
     const read = await app.getProject();
     expect(read.id).toBe(project.projectId);
     expect(read.displayName).toBe("Interop");

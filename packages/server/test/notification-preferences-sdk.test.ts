@@ -1,8 +1,8 @@
-import { StackClientApp, StackServerApp } from "@stackframe/js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./support/api.js";
 import { startSmtpCapture, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { stackSdk } from "./support/stack-sdk.js";
 
 // The published Stack Auth SDK (@stackframe/js@2.8.41), unchanged, managing notification categories and
 // sending mail against Latchkey over a real socket, with the mail received by a real SMTP server.
@@ -25,11 +25,10 @@ afterAll(async () => {
   await Promise.all([server?.close(), smtp?.close()]);
 });
 
-const keys = () => ({ baseUrl: server.url, projectId: project.projectId, publishableClientKey: project.publishableClientKey, tokenStore: "memory" as const, redirectMethod: "none" as const });
 
 describe("notification categories through the published Stack SDK", () => {
   it("lists the categories and turns marketing off for the signed-in user; transactional stays on", async () => {
-    const app = new StackClientApp(keys());
+    const app = stackSdk(server, project).client();
     const email = `sdk-${crypto.randomUUID()}@example.com`;
     expect((await app.signUpWithCredential({ email, password: "correct horse battery", noRedirect: true, verificationCallbackUrl: "http://localhost:3000/handler/email-verification" })).status).toBe("ok");
     const user = await app.getUser({ or: "throw" });
@@ -46,7 +45,7 @@ describe("notification categories through the published Stack SDK", () => {
   });
 
   it("sends marketing mail with sendEmail, skipping a user who turned it off from the server side", async () => {
-    const serverApp = new StackServerApp({ ...keys(), secretServerKey: project.secretServerKey });
+    const serverApp = stackSdk(server, project).server();
     const [keen, tired] = await Promise.all(
       ["keen", "tired"].map((name) => serverApp.createUser({ primaryEmail: `${name}-${crypto.randomUUID()}@example.com` })),
     );

@@ -1,4 +1,3 @@
-import { StackAdminApp, StackClientApp } from "@stackframe/js";
 import { describe, expect, it } from "vitest";
 import {
   codeIn,
@@ -13,13 +12,13 @@ import {
   useServerAndSmtpForFile,
 } from "./support/email-flow-fixture.js";
 import type { TestProject } from "./support/test-server.js";
+import { stackSdk } from "./support/stack-sdk.js";
 
 // The published Stack Auth SDK (@stackframe/js@2.8.41), unchanged, through the inbox flows: what it sends
 // and how it reads our answers (the nonce, the typed OTP + nonce, the known errors it catches).
 useServerAndSmtpForFile();
 
-const clientApp = (project: TestProject) =>
-  new StackClientApp({ baseUrl: server.url, projectId: project.projectId, publishableClientKey: project.publishableClientKey, tokenStore: "memory", redirectMethod: "none" });
+const clientApp = (project: TestProject) => stackSdk(server, project).client();
 
 describe("the published Stack SDK through the inbox flows", () => {
   it("signs up with a magic link, then signs in with the typed code plus the nonce it was given", async () => {
@@ -68,15 +67,7 @@ describe("the published Stack SDK through the inbox flows", () => {
 
   it("sends a sign-in invitation as an admin", async () => {
     const project = await emailProject();
-    const admin = new StackAdminApp({
-      baseUrl: server.url,
-      projectId: project.projectId,
-      publishableClientKey: project.publishableClientKey,
-      secretServerKey: project.secretServerKey,
-      superSecretAdminKey: project.superSecretAdminKey,
-      tokenStore: "memory",
-      redirectMethod: "none",
-    });
+    const admin = stackSdk(server, project).admin();
     const address = email();
     await admin.sendSignInInvitationEmail(address, "https://app.example.com/handler/sign-in");
     expect(linkIn(await smtp.nextMessage(address)).toString()).toBe("https://app.example.com/handler/sign-in");

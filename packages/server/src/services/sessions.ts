@@ -84,25 +84,24 @@ export async function accessTokenForSession(db: Db, env: Env, session: Pick<Sess
     .leftJoin("contact_channels", (join) =>
       join.onRef("contact_channels.user_id", "=", "users.id").on("contact_channels.is_primary", "=", true).on("contact_channels.type", "=", "email"),
     )
-    .select(["users.id", "users.display_name", "users.selected_team_id", "users.is_anonymous", "contact_channels.value as email", "contact_channels.is_verified as email_verified"])
+    .select(["users.id", "users.display_name", "users.selected_team_id", "users.is_anonymous", "contact_channels.value", "contact_channels.is_verified"])
     .where("users.id", "=", session.user_id)
     .executeTakeFirst();
   if (!user) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-  return signAccessToken(env, {
-    projectId: session.project_id,
-    branchId: "main",
-    userId: user.id,
-    refreshTokenId: session.id,
-    name: user.display_name,
-    email: user.email ?? null,
-    emailVerified: user.email_verified ?? false,
-    selectedTeamId: user.selected_team_id,
-    isAnonymous: user.is_anonymous,
-  });
+  return signSessionAccessToken(env, session, user, user.value === null ? null : { value: user.value, is_verified: user.is_verified ?? false });
 }
 
 /** The same from the session user's record (the refresh path reads it through the user cache). */
-export async function accessTokenForUserRecord(env: Env, session: Pick<SessionRow, "id" | "project_id">, { user, primaryEmail }: UserRecord): Promise<string> {
+export async function accessTokenForUserRecord(env: Env, session: Pick<SessionRow, "id" | "project_id">, record: UserRecord): Promise<string> {
+  return signSessionAccessToken(env, session, record.user, record.primaryEmail);
+}
+
+function signSessionAccessToken(
+  env: Env,
+  session: Pick<SessionRow, "id" | "project_id">,
+  user: Pick<UserRecord["user"], "id" | "display_name" | "selected_team_id" | "is_anonymous">,
+  primaryEmail: { value: string; is_verified: boolean } | null,
+): Promise<string> {
   return signAccessToken(env, {
     projectId: session.project_id,
     branchId: "main",
