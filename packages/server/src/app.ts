@@ -19,6 +19,7 @@ import { usersRoutes } from "./routes/users.js";
 import { internalConfigRoutes } from "./routes/internal-config.js";
 import { projectsRoutes } from "./routes/projects.js";
 import { welcomeRoutes } from "./routes/welcome.js";
+import { teamInvitationsRoutes } from "./routes/team-invitations.js";
 import { contactChannelsRoutes } from "./routes/contact-channels.js";
 import { passwordResetRoutes } from "./routes/auth-password-reset.js";
 import { otpAuthRoutes } from "./routes/auth-otp.js";
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", otpAuthRoutes());
   api.route("/", signInInvitationRoutes());
   api.route("/", notificationPreferencesRoutes());
+  api.route("/", teamInvitationsRoutes());
   app.route("/", devOutboxRoutes());
   app.route("/api/v1", api);
 

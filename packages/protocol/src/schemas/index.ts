@@ -7,3 +7,4 @@ export * from "./users.js";
 export * from "./contact-channels.js";
 export * from "./email-flows.js";
 export * from "./notification-preferences.js";
+export * from "./team-invitations.js";

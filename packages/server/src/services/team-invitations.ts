@@ -1,0 +1,144 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { TeamInvitationDetails, TeamInvitationRead } from "@latchkey/protocol/schemas";
+import { HTTPException } from "hono/http-exception";
+import { sql } from "kysely";
+import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
+import { isUrlTrustedByProject } from "../config/trusted-domains.js";
+import type { Db } from "../db/connect.js";
+import { sendEmail } from "../email/send.js";
+import { codeLink } from "../email/templates.js";
+import type { AppDeps, RequestAuth } from "../http/context.js";
+import { grantDefaultTeamPermissions, hasTeamPermission } from "./team-permission-checks.js";
+import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
+
+/**
+ * Team invitations (SPEC.md §7 "Teams"): a code mailed as `<callback_url>?code=<code>`, made and used by
+ * the one verification-code mechanism (purpose `team_invitation`, its data the team id), so an invitation
+ * is accepted exactly once however many requests race it. Pending invitations are the team's unused,
+ * unexpired codes; revoking one deletes its code.
+ */
+
+/** An invitation is good for a week: people read invitations later than sign-in mail. */
+export const TEAM_INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
+const INVITE_PERMISSION = "$invite_members";
+
+interface InvitationData {
+  team_id: string;
+}
+
+interface TeamRow {
+  id: string;
+  display_name: string;
+}
+
+async function findTeam(db: Executor, projectId: string, teamId: string): Promise<TeamRow> {
+  const team = await db.selectFrom("teams").select(["id", "display_name"]).where("project_id", "=", projectId).where("id", "=", teamId.toLowerCase()).executeTakeFirst();
+  if (!team) throw new KnownErrors.TeamNotFound(teamId);
+  return team;
+}
+
+/**
+ * Who may invite to, list or revoke the invitations of a team: a server or admin; a client only for a
+ * team it belongs to, holding `$invite_members` (the protocol's errors otherwise, in its order).
+ */
+async function teamForInviter(db: Db, auth: RequestAuth, teamId: string): Promise<TeamRow> {
+  const team = await findTeam(db, auth.project.id, teamId);
+  if (auth.type !== "client") return team;
+  if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
+  const member = await db.selectFrom("team_members").select("user_id").where("team_id", "=", team.id).where("user_id", "=", auth.user.id).executeTakeFirst();
+  if (!member) throw new KnownErrors.TeamMembershipNotFound(team.id, auth.user.id);
+  if (!(await hasTeamPermission(db, auth.project.id, team.id, auth.user.id, INVITE_PERMISSION))) {
+    throw new KnownErrors.TeamPermissionRequired(team.id, auth.user.id, INVITE_PERMISSION);
+  }
+  return team;
+}
+
+export async function sendTeamInvitation(deps: AppDeps, auth: RequestAuth, input: { teamId: string; email: string; callbackUrl: string }): Promise<{ id: string }> {
+  const team = await teamForInviter(deps.db, auth, input.teamId);
+  const config = renderProjectConfig(auth.project.config_override as ConfigObject);
+  if (!isUrlTrustedByProject(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  await assertSendAllowed(deps.db, { projectId: auth.project.id, purpose: "team_invitation", email: input.email });
+  const data: InvitationData = { team_id: team.id };
+  const created = await createVerificationCode(deps.db, {
+    projectId: auth.project.id,
+    purpose: "team_invitation",
+    data,
+    expiresInMs: TEAM_INVITATION_LIFETIME_MS,
+    kind: "link",
+    email: input.email,
+  });
+  await sendEmail(deps, auth.project, {
+    to: input.email,
+    template: "team_invitation",
+    variables: { teamDisplayName: team.display_name, teamInvitationLink: codeLink(input.callbackUrl, created.code) },
+  });
+  return { id: created.id };
+}
+
+/** The team's pending invitations, oldest first. */
+export async function listTeamInvitations(db: Db, auth: RequestAuth, teamId: string): Promise<TeamInvitationRead[]> {
+  const team = await teamForInviter(db, auth, teamId);
+  const rows = await pendingInvitations(db, auth.project.id, team.id).select(["id", "email", "expires_at"]).orderBy("created_at").orderBy("id").execute();
+  return rows.map((row) => ({ id: row.id, team_id: team.id, expires_at_millis: row.expires_at.getTime(), recipient_email: row.email ?? "" }));
+}
+
+/** Revokes a pending invitation of the team; its link then answers VERIFICATION_CODE_NOT_FOUND. */
+export async function revokeTeamInvitation(db: Db, auth: RequestAuth, input: { teamId: string; invitationId: string }): Promise<void> {
+  const team = await teamForInviter(db, auth, input.teamId);
+  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.invitationId);
+  const deleted = isUuid
+    ? await db
+        .deleteFrom("verification_codes")
+        .where("id", "=", input.invitationId.toLowerCase())
+        .where("project_id", "=", auth.project.id)
+        .where("purpose", "=", "team_invitation")
+        .where(sql<string>`data->>'team_id'`, "=", team.id)
+        .where("used_at", "is", null)
+        .executeTakeFirst()
+    : undefined;
+  // The protocol has no known error for a missing invitation.
+  if (!deleted || Number(deleted.numDeletedRows) === 0) throw new HTTPException(404, { message: "Team invitation not found." });
+}
+
+function pendingInvitations(db: Db, projectId: string, teamId: string) {
+  return db
+    .selectFrom("verification_codes")
+    .where("project_id", "=", projectId)
+    .where("purpose", "=", "team_invitation")
+    .where(sql<string>`data->>'team_id'`, "=", teamId)
+    .where("used_at", "is", null)
+    .where("expires_at", ">", new Date());
+}
+
+/** `accept/check-code`: whether the code can still be used; nothing changes. */
+export async function checkTeamInvitation(db: Db, projectId: string, code: string): Promise<void> {
+  await checkVerificationCode(db, { projectId, purpose: "team_invitation", code });
+}
+
+/** `accept/details`: the team a usable code invites to (for the signed-in user about to accept it). */
+export async function teamInvitationDetails(db: Db, auth: RequestAuth, code: string): Promise<TeamInvitationDetails> {
+  if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
+  const data = (await checkVerificationCode(db, { projectId: auth.project.id, purpose: "team_invitation", code })) as InvitationData;
+  const team = await findTeam(db, auth.project.id, data.team_id);
+  return { team_id: team.id, team_display_name: team.display_name };
+}
+
+/**
+ * `accept`: the signed-in user joins the team with the member default permissions, in the transaction
+ * that uses the code. Someone who is already a member uses the code up and stays as they are, as the
+ * protocol does (the invitation has done its job).
+ */
+export async function acceptTeamInvitation(db: Db, auth: RequestAuth, code: string): Promise<void> {
+  const user = auth.user;
+  if (!user) throw new KnownErrors.UserAuthenticationRequired();
+  await useVerificationCode(db, { projectId: auth.project.id, purpose: "team_invitation", code }, async (data, trx) => {
+    const team = await findTeam(trx, auth.project.id, (data as InvitationData).team_id);
+    const joined = await trx
+      .insertInto("team_members")
+      .values({ project_id: auth.project.id, team_id: team.id, user_id: user.id, display_name: null, profile_image_url: null })
+      .onConflict((oc) => oc.columns(["team_id", "user_id"]).doNothing())
+      .returning("user_id")
+      .executeTakeFirst();
+    if (joined) await grantDefaultTeamPermissions(trx, auth.project, team.id, user.id, "member");
+  });
+}
