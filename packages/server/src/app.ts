@@ -25,6 +25,7 @@ import { passwordResetRoutes } from "./routes/auth-password-reset.js";
 import { otpAuthRoutes } from "./routes/auth-otp.js";
 import { signInInvitationRoutes } from "./routes/internal-sign-in-invitation.js";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences.js";
+import { permissionsRoutes } from "./routes/permissions.js";
 import { sql } from "kysely";
 
 /** The whole HTTP application; `deps` carries the database, configuration and logger. */
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", otpAuthRoutes());
   api.route("/", signInInvitationRoutes());
   api.route("/", notificationPreferencesRoutes());
+  api.route("/", permissionsRoutes());
   api.route("/", teamInvitationsRoutes());
   app.route("/", devOutboxRoutes());
   app.route("/api/v1", api);

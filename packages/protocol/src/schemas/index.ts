@@ -8,3 +8,4 @@ export * from "./contact-channels.js";
 export * from "./email-flows.js";
 export * from "./notification-preferences.js";
 export * from "./team-invitations.js";
+export * from "./permissions.js";

@@ -4,6 +4,7 @@ import type { Db } from "../db/connect.js";
 import type { ContactChannelsTable, UsersTable } from "../db/schema.js";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { ProjectRow } from "./projects.js";
+import { grantSignUpPermissions } from "./permissions.js";
 import { revokeUserSessions } from "./sessions.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 
@@ -77,6 +78,7 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
           })
           .execute();
       }
+      await grantSignUpPermissions(trx, project.id, user.id, config.rbac.defaultPermissions.signUp);
       if (config.teams.createPersonalTeamOnSignUp && !input.isAnonymous) {
         return createPersonalTeam(trx, project, user.id, input.displayName ?? input.primaryEmail ?? null);
       }

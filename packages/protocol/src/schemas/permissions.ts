@@ -1,0 +1,91 @@
+import { z } from "zod";
+
+/**
+ * Wire shapes of permissions (SPEC.md §3 "Permission", §5 ids, §7 "Permissions"): the admin CRUD of
+ * `/team-permission-definitions` and `/project-permission-definitions`, and the grants under
+ * `/team-permissions` and `/project-permissions`.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// The protocol words both problems as its uuid check does, `me` or not.
+const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
+const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID" });
+
+/** The protocol's system team permissions: the only ids that may start with `$`. */
+export const TEAM_SYSTEM_PERMISSION_IDS = [
+  "$update_team",
+  "$delete_team",
+  "$read_members",
+  "$remove_members",
+  "$invite_members",
+  "$manage_api_keys",
+] as const;
+export type TeamSystemPermissionId = (typeof TEAM_SYSTEM_PERMISSION_IDS)[number];
+
+/** Any permission id: custom, or one of the system team permissions. */
+export const permissionId = z
+  .string()
+  .regex(/^\$?[a-z0-9_:]+$/, { message: 'Only lowercase letters, numbers, ":", "_" and optional "$" at the beginning are allowed' })
+  .refine((id) => !id.startsWith("$") || (TEAM_SYSTEM_PERMISSION_IDS as readonly string[]).includes(id), { message: "Invalid system permission" });
+
+/** The id of a permission an admin defines: never `$`. */
+export const customPermissionId = z.string().regex(/^[a-z0-9_:]+$/, { message: 'Only lowercase letters, numbers, ":", "_" are allowed' });
+
+/** `POST /{team,project}-permission-definitions` */
+export const permissionDefinitionCreateBody = z.strictObject({
+  id: customPermissionId,
+  description: z.string().optional(),
+  contained_permission_ids: z.array(permissionId).optional(),
+});
+export type PermissionDefinitionCreateBody = z.infer<typeof permissionDefinitionCreateBody>;
+
+/** `PATCH /{team,project}-permission-definitions/{permission_id}`: a new id renames it (and its grants). */
+export const permissionDefinitionUpdateBody = z.strictObject({
+  id: customPermissionId.optional(),
+  description: z.string().optional(),
+  contained_permission_ids: z.array(permissionId).optional(),
+});
+export type PermissionDefinitionUpdateBody = z.infer<typeof permissionDefinitionUpdateBody>;
+
+export const permissionDefinitionParams = z.object({ permission_id: permissionId });
+
+/** A definition as admins read it; `description` is absent when none was given. */
+export interface PermissionDefinitionRead {
+  id: string;
+  description?: string;
+  contained_permission_ids: string[];
+}
+
+const recursive = z.enum(["true", "false"]);
+
+/** `GET /team-permissions?team_id&user_id&permission_id&recursive` (clients: only their own user). */
+export const teamPermissionListQuery = z.object({
+  team_id: uuid.optional(),
+  user_id: userIdOrMe.optional(),
+  permission_id: permissionId.optional(),
+  recursive: recursive.optional(),
+});
+
+/** `POST/DELETE /team-permissions/{team_id}/{user_id}/{permission_id}` (server) */
+export const teamPermissionParams = z.object({ team_id: uuid, user_id: userIdOrMe, permission_id: permissionId });
+
+export interface TeamPermissionRead {
+  id: string;
+  user_id: string;
+  team_id: string;
+}
+
+/** `GET /project-permissions?user_id&permission_id&recursive` (clients: only their own user). */
+export const projectPermissionListQuery = z.object({
+  user_id: userIdOrMe.optional(),
+  permission_id: permissionId.optional(),
+  recursive: recursive.optional(),
+});
+
+/** `POST/DELETE /project-permissions/{user_id}/{permission_id}` (server) */
+export const projectPermissionParams = z.object({ user_id: userIdOrMe, permission_id: permissionId });
+
+export interface ProjectPermissionRead {
+  id: string;
+  user_id: string;
+}
