@@ -26,6 +26,9 @@ import { otpAuthRoutes } from "./routes/auth-otp.js";
 import { signInInvitationRoutes } from "./routes/internal-sign-in-invitation.js";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences.js";
 import { permissionsRoutes } from "./routes/permissions.js";
+import { teamsRoutes } from "./routes/teams.js";
+import { teamMembershipsRoutes } from "./routes/team-memberships.js";
+import { teamMemberProfilesRoutes } from "./routes/team-member-profiles.js";
 import { sql } from "kysely";
 
 /** The whole HTTP application; `deps` carries the database, configuration and logger. */
@@ -93,6 +96,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", notificationPreferencesRoutes());
   api.route("/", permissionsRoutes());
   api.route("/", teamInvitationsRoutes());
+  api.route("/", teamsRoutes());
+  api.route("/", teamMembershipsRoutes());
+  api.route("/", teamMemberProfilesRoutes());
   app.route("/", devOutboxRoutes());
   app.route("/api/v1", api);
 

@@ -9,3 +9,4 @@ export * from "./email-flows.js";
 export * from "./notification-preferences.js";
 export * from "./team-invitations.js";
 export * from "./permissions.js";
+export * from "./teams.js";

@@ -6,6 +6,7 @@ import { renderProjectConfig, type ConfigObject } from "../config/project-config
 import type { ProjectRow } from "./projects.js";
 import { grantSignUpPermissions } from "./permissions.js";
 import { revokeUserSessions } from "./sessions.js";
+import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 
 export interface NewUser {
@@ -94,7 +95,8 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
 
 /**
  * The personal team of a user who just signed up (`create_team_on_sign_up`), inside the sign-up's
- * transaction: the user joins it and it becomes their selected team. Returns the updated user row.
+ * transaction: the user joins it with the creator default permissions and it becomes their selected team.
+ * Returns the updated user row.
  */
 export async function createPersonalTeam(trx: Db, project: ProjectRow, userId: string, ownerName: string | null): Promise<UserRow> {
   const team = await trx
@@ -103,6 +105,7 @@ export async function createPersonalTeam(trx: Db, project: ProjectRow, userId: s
     .returning("id")
     .executeTakeFirstOrThrow();
   await trx.insertInto("team_members").values({ project_id: project.id, team_id: team.id, user_id: userId, display_name: null, profile_image_url: null }).execute();
+  await grantDefaultTeamPermissions(trx, project, team.id, userId, "creator");
   return trx.updateTable("users").set({ selected_team_id: team.id }).where("id", "=", userId).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -154,6 +157,8 @@ export async function updateUser(db: Db, projectId: string, userId: string, upda
           .where("project_id", "=", projectId)
           .where("team_id", "=", update.selectedTeamId)
           .where("user_id", "=", userId)
+          // Held until commit, so leaving the team cannot slip in between this check and the write.
+          .forKeyShare()
           .executeTakeFirst();
         if (!membership) throw new KnownErrors.TeamMembershipNotFound(update.selectedTeamId, userId);
       }

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { MAX_DISPLAY_NAME_LENGTH, imageUrl } from "./project-config.js";
+import { metadataProblem } from "./users.js";
+
+/**
+ * Wire shapes of teams (`/teams`), memberships (`/team-memberships/{team_id}/{user_id}`) and member
+ * profiles (`/team-member-profiles`), SPEC.md §7 "Teams". A client writes fewer team fields than a
+ * server; a member writes only the display name and image of their own profile.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
+/** A user id where the protocol also takes `me` (the signed-in user). */
+const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID" });
+
+/** Any JSON value (null included), stored as jsonb. */
+const metadata = z.unknown().superRefine((value, ctx) => {
+  const problem = metadataProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+/** Team and member display names share the user display name's limit (SPEC.md §5). */
+const displayName = z.string().max(MAX_DISPLAY_NAME_LENGTH);
+
+/** `PATCH /teams/{team_id}` (client): what a member holding `$update_team` may change. */
+export const teamClientUpdateBody = z.strictObject({
+  display_name: displayName.optional(),
+  profile_image_url: imageUrl.nullable().optional(),
+  client_metadata: metadata.optional(),
+});
+export type TeamClientUpdateBody = z.infer<typeof teamClientUpdateBody>;
+
+/** `PATCH /teams/{team_id}` (server, admin). */
+export const teamServerUpdateBody = teamClientUpdateBody.extend({
+  client_read_only_metadata: metadata.optional(),
+  server_metadata: metadata.optional(),
+});
+export type TeamServerUpdateBody = z.infer<typeof teamServerUpdateBody>;
+
+/** `POST /teams` (client): `creator_user_id` must be the signed-in user (`me`), who joins the team. */
+export const teamClientCreateBody = teamClientUpdateBody.extend({
+  display_name: displayName,
+  creator_user_id: userIdOrMe.optional(),
+});
+export type TeamClientCreateBody = z.infer<typeof teamClientCreateBody>;
+
+/** `POST /teams` (server, admin): without `creator_user_id` the team starts with no members. */
+export const teamServerCreateBody = teamServerUpdateBody.extend({
+  display_name: displayName,
+  creator_user_id: userIdOrMe.optional(),
+});
+export type TeamServerCreateBody = z.infer<typeof teamServerCreateBody>;
+
+/** `POST /teams` query: `add_current_user` is the protocol's deprecated spelling of `creator_user_id: "me"`. */
+export const teamCreateQuery = z.object({ add_current_user: z.enum(["true", "false"]).optional() });
+
+/** `GET /teams`: a client must name itself (`user_id=me`); a server may filter by any member. */
+export const teamListQuery = z.object({ user_id: userIdOrMe.optional() });
+
+export const teamIdParams = z.object({ team_id: uuid });
+
+/** `/team-memberships/{team_id}/{user_id}` and `/team-member-profiles/{team_id}/{user_id}`. */
+export const teamMemberParams = z.object({ team_id: uuid, user_id: userIdOrMe });
+
+/** `POST /team-memberships/{team_id}/{user_id}` takes an empty object. */
+export const teamMembershipCreateBody = z.strictObject({});
+
+/** `GET /team-member-profiles` (a client must give `team_id`). */
+export const teamMemberProfileListQuery = z.object({ team_id: uuid.optional(), user_id: userIdOrMe.optional() });
+
+/** `PATCH /team-member-profiles/{team_id}/{user_id}`: the member's name and image in this team. */
+export const teamMemberProfileUpdateBody = z.strictObject({
+  display_name: displayName.optional(),
+  profile_image_url: imageUrl.nullable().optional(),
+});
+export type TeamMemberProfileUpdateBody = z.infer<typeof teamMemberProfileUpdateBody>;
+
+export interface TeamClientRead {
+  id: string;
+  display_name: string;
+  profile_image_url: string | null;
+  client_metadata: unknown;
+  client_read_only_metadata: unknown;
+}
+
+export interface TeamServerRead extends TeamClientRead {
+  created_at_millis: number;
+  server_metadata: unknown;
+}
+
+export interface TeamMembershipRead {
+  team_id: string;
+  user_id: string;
+}
+
+export interface TeamMemberProfileClientRead {
+  team_id: string;
+  user_id: string;
+  display_name: string | null;
+  profile_image_url: string | null;
+}

@@ -1,0 +1,127 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { TeamClientRead, TeamServerRead } from "@latchkey/protocol/schemas";
+import { sql, type Selectable, type Updateable } from "kysely";
+import type { Db } from "../db/connect.js";
+import type { TeamsTable } from "../db/schema.js";
+import type { ProjectRow } from "./projects.js";
+import { assertMembership, assertTeamExists, assertTeamPermission, assertUserExists, inTransaction, signedInUserId, type TeamActor } from "./team-access.js";
+import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
+
+/**
+ * Teams (SPEC.md §7 "Teams"): create, read, list, update and delete. A client acts as its signed-in user,
+ * who must be a member (and hold `$update_team` / `$delete_team` to change the team); servers and admins
+ * act on any team of the project.
+ */
+
+export type TeamRow = Selectable<TeamsTable>;
+
+export function renderClientTeam(team: TeamRow): TeamClientRead {
+  return {
+    id: team.id,
+    display_name: team.display_name,
+    profile_image_url: team.profile_image_url,
+    client_metadata: team.client_metadata ?? null,
+    client_read_only_metadata: team.client_read_only_metadata ?? null,
+  };
+}
+
+export function renderServerTeam(team: TeamRow): TeamServerRead {
+  return { ...renderClientTeam(team), created_at_millis: team.created_at.getTime(), server_metadata: team.server_metadata ?? null };
+}
+
+export interface TeamFields {
+  displayName?: string;
+  profileImageUrl?: string | null;
+  clientMetadata?: unknown;
+  clientReadOnlyMetadata?: unknown;
+  serverMetadata?: unknown;
+}
+
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+/**
+ * Creates a team in one transaction. With a creator, the creator joins it with the project's creator
+ * default permissions and it becomes their selected team (SPEC.md §4); USER_NOT_FOUND when the creator is
+ * not a user of the project, and then no team is left behind.
+ */
+export async function createTeam(db: Db, project: ProjectRow, input: TeamFields & { displayName: string; creatorUserId: string | null }): Promise<TeamRow> {
+  return inTransaction(db, async (trx) => {
+    if (input.creatorUserId) await assertUserExists(trx, project.id, input.creatorUserId);
+    const team = await trx
+      .insertInto("teams")
+      .values({
+        project_id: project.id,
+        display_name: input.displayName,
+        profile_image_url: input.profileImageUrl ?? null,
+        client_metadata: json(input.clientMetadata),
+        client_read_only_metadata: json(input.clientReadOnlyMetadata),
+        server_metadata: json(input.serverMetadata),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (input.creatorUserId) await joinAsCreator(trx, project, team.id, input.creatorUserId);
+    return team;
+  });
+}
+
+/** The creator's membership, their creator permissions, and the new team as their selected team. */
+export async function joinAsCreator(trx: Db, project: ProjectRow, teamId: string, userId: string): Promise<void> {
+  await trx.insertInto("team_members").values({ project_id: project.id, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null }).execute();
+  await grantDefaultTeamPermissions(trx, project, teamId, userId, "creator");
+  await trx.updateTable("users").set({ selected_team_id: teamId }).where("id", "=", userId).execute();
+}
+
+/** A team as its reader may see it: a client only a team its user is in. */
+export async function readTeam(db: Db, projectId: string, actor: TeamActor, teamId: string): Promise<TeamRow> {
+  if (actor.type === "client") await assertMembership(db, projectId, teamId, signedInUserId(actor));
+  const team = await db.selectFrom("teams").selectAll().where("project_id", "=", projectId).where("id", "=", teamId).executeTakeFirst();
+  if (!team) throw new KnownErrors.TeamNotFound(teamId);
+  return team;
+}
+
+/** The project's teams, or those the user is a member of, oldest first. */
+export async function listTeams(db: Db, projectId: string, memberUserId: string | undefined): Promise<TeamRow[]> {
+  let query = db.selectFrom("teams").selectAll("teams").where("teams.project_id", "=", projectId);
+  if (memberUserId) {
+    query = query.where((eb) =>
+      eb.exists(eb.selectFrom("team_members").select("team_members.user_id").whereRef("team_members.team_id", "=", "teams.id").where("team_members.user_id", "=", memberUserId)),
+    );
+  }
+  return query.orderBy("teams.created_at").orderBy("teams.id").execute();
+}
+
+/** Changes a team; a client's user needs `$update_team` in it. Omitted fields stay, null clears. */
+export async function updateTeam(db: Db, projectId: string, actor: TeamActor, teamId: string, update: TeamFields): Promise<TeamRow> {
+  return inTransaction(db, async (trx) => {
+    if (actor.type === "client") await assertTeamPermission(trx, projectId, teamId, signedInUserId(actor), "$update_team");
+    await assertTeamExists(trx, projectId, teamId);
+    const columns: Updateable<TeamsTable> = {};
+    if (update.displayName !== undefined) columns.display_name = update.displayName;
+    if (update.profileImageUrl !== undefined) columns.profile_image_url = update.profileImageUrl;
+    if (update.clientMetadata !== undefined) columns.client_metadata = json(update.clientMetadata);
+    if (update.clientReadOnlyMetadata !== undefined) columns.client_read_only_metadata = json(update.clientReadOnlyMetadata);
+    if (update.serverMetadata !== undefined) columns.server_metadata = json(update.serverMetadata);
+    const query = trx.selectFrom("teams").selectAll().where("id", "=", teamId);
+    if (Object.keys(columns).length === 0) return query.executeTakeFirstOrThrow();
+    return trx.updateTable("teams").set(columns).where("id", "=", teamId).returningAll().executeTakeFirstOrThrow();
+  });
+}
+
+/**
+ * Deletes a team; a client's user needs `$delete_team` in it. In one transaction: the memberships with
+ * their profiles and permissions go by foreign-key cascade, members who had it selected have no selected
+ * team any more, and its pending invitations are withdrawn.
+ */
+export async function deleteTeam(db: Db, projectId: string, actor: TeamActor, teamId: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    if (actor.type === "client") await assertTeamPermission(trx, projectId, teamId, signedInUserId(actor), "$delete_team");
+    await assertTeamExists(trx, projectId, teamId);
+    await trx
+      .deleteFrom("verification_codes")
+      .where("project_id", "=", projectId)
+      .where("purpose", "=", "team_invitation")
+      .where(sql<string>`data->>'team_id'`, "=", teamId)
+      .execute();
+    await trx.deleteFrom("teams").where("id", "=", teamId).execute();
+  });
+}
