@@ -18,22 +18,25 @@ type Executor = Kysely<Database> | Transaction<Database>;
 type PermissionsRecord = ProjectConfig["rbac"]["permissions"];
 type DefaultPermissions = ProjectConfig["rbac"]["defaultPermissions"];
 
-/**
- * The project's permission graph. The version check is one indexed read of the project row (the md5 of
- * its config override); the override itself is read and compiled only when it changed.
- */
+// The version of a project's config: the transaction id that last wrote the project row. Reading it is
+// an index lookup that does not touch the (possibly large) override; any write to the row changes it, and
+// a rolled-back write leaves it, so a graph compiled at one version is valid while the version stays.
+export const projectRowVersion = sql<string>`projects.xmin::text`;
+
+/** The project's permission graph, compiled again only when the project row changed. */
 export async function loadPermissionGraph(db: Executor, projectId: string): Promise<PermissionGraph> {
-  const row = await db
-    .selectFrom("projects")
-    .select(sql<string>`md5(config_override::text)`.as("version"))
-    .where("id", "=", projectId)
-    .executeTakeFirst();
-  const cached = cachedGraph(projectId, row?.version ?? "");
+  const row = await db.selectFrom("projects").select(projectRowVersion.as("version")).where("id", "=", projectId).executeTakeFirst();
+  return permissionGraphAt(db, projectId, row?.version ?? "");
+}
+
+/** The graph at a version the caller already read (see `projectRowVersion`). */
+export async function permissionGraphAt(db: Executor, projectId: string, version: string): Promise<PermissionGraph> {
+  const cached = cachedGraph(projectId, version);
   if (cached) return cached;
   // Read again with its own version, so a graph is never remembered under another config's version.
   const full = await db
     .selectFrom("projects")
-    .select(["config_override", sql<string>`md5(config_override::text)`.as("version")])
+    .select(["config_override", projectRowVersion.as("version")])
     .where("id", "=", projectId)
     .executeTakeFirst();
   return rememberGraph(projectId, full?.version ?? "", full?.config_override ?? {});

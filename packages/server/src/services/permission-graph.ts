@@ -5,7 +5,8 @@ import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../c
  * (`rbac.permissions`, each with a scope and contained permission ids), plus the six system team
  * permissions that every project has. A compiled graph answers "which permissions does holding these
  * grant" without touching the database; it is cached per project and config version (see
- * `graphForVersion`), so a check on the hot path costs one small query for the member's direct grants.
+ * `cachedGraph`), so a check on the hot path costs one small query: the member's direct grants and the
+ * project row's version.
  */
 
 export type PermissionScope = "team" | "project";
@@ -112,8 +113,8 @@ export function permissionGraphOf(config: ProjectConfig): PermissionGraph {
   return new PermissionGraph(config);
 }
 
-// Per process, keyed by project id; an entry is reused only while the stored config override is the same
-// (its version is the database's md5 of the override), so a change made by any process is seen at once.
+// Per process, keyed by project id; an entry is reused only while the project row is at the same version
+// (permission-definitions.ts `projectRowVersion`), so a change made by any process is seen at once.
 const MAX_CACHED_GRAPHS = 500;
 const graphs = new Map<string, { version: string; graph: PermissionGraph }>();
 

@@ -1,7 +1,7 @@
-import type { Kysely, Transaction } from "kysely";
+import { sql, type Kysely, type Transaction } from "kysely";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { Database } from "../db/schema.js";
-import { loadPermissionGraph } from "./permission-definitions.js";
+import { loadPermissionGraph, permissionGraphAt, projectRowVersion } from "./permission-definitions.js";
 import type { ProjectRow } from "./projects.js";
 
 /**
@@ -31,14 +31,24 @@ export async function grantDefaultTeamPermissions(db: Executor, project: Project
 /** Whether the member holds the permission in the team, directly or through contained permissions. */
 export async function hasTeamPermission(db: Executor, projectId: string, teamId: string, userId: string, permissionId: string): Promise<boolean> {
   if (!UUID.test(teamId) || !UUID.test(userId)) return false;
-  const direct = await db
-    .selectFrom("team_member_permissions")
-    .select("permission_id")
-    .where("project_id", "=", projectId)
-    .where("team_id", "=", teamId)
-    .where("user_id", "=", userId)
-    .execute();
-  if (direct.length === 0) return false;
-  const graph = await loadPermissionGraph(db, projectId);
-  return direct.some((row) => graph.closure("team", row.permission_id).has(permissionId));
+  // One round trip: the member's direct grants and the version of the project's permission graph.
+  const row = await db
+    .selectFrom("projects")
+    .select([
+      projectRowVersion.as("version"),
+      (eb) =>
+        eb
+          .selectFrom("team_member_permissions")
+          .select(sql<string[]>`coalesce(json_agg(permission_id), '[]'::json)`.as("ids"))
+          .where("project_id", "=", projectId)
+          .where("team_id", "=", teamId)
+          .where("user_id", "=", userId)
+          .as("direct"),
+    ])
+    .where("id", "=", projectId)
+    .executeTakeFirst();
+  const direct = (row?.direct ?? []) as string[];
+  if (!row || direct.length === 0) return false;
+  const graph = await permissionGraphAt(db, projectId, row.version);
+  return direct.some((id) => graph.closure("team", id).has(permissionId));
 }
