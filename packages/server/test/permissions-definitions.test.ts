@@ -145,6 +145,35 @@ describe("team permission definitions", () => {
   });
 });
 
+describe("concurrent definition edits", () => {
+  it("lose none of many creates made at once", async () => {
+    const project = await createTestProject(server);
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => define(project, "project", { id: `p${i}` })));
+    expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
+    expect((await as(project, "admin", "/project-permission-definitions")).body.items).toHaveLength(10);
+  });
+
+  it("let one of two creates of one id win", async () => {
+    const project = await createTestProject(server);
+    const responses = await Promise.all(Array.from({ length: 5 }, () => define(project, "team", { id: "same" })));
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of responses.filter((r) => r.status !== 201)) expectKnownError(r, "PERMISSION_ID_ALREADY_EXISTS", 400);
+  });
+
+  it("cannot close a cycle from two sides at once", async () => {
+    const project = await createTestProject(server);
+    await define(project, "team", { id: "a" });
+    await define(project, "team", { id: "b" });
+    const [ab, ba] = await Promise.all([
+      as(project, "admin", "/team-permission-definitions/a", { method: "PATCH", body: { contained_permission_ids: ["b"] } }),
+      as(project, "admin", "/team-permission-definitions/b", { method: "PATCH", body: { contained_permission_ids: ["a"] } }),
+    ]);
+    expect([ab!.status, ba!.status].sort()).toEqual([200, 400]);
+    const items = (await as(project, "admin", "/team-permission-definitions")).body.items.filter((p: { id: string }) => !p.id.startsWith("$"));
+    expect(items.filter((p: { contained_permission_ids: string[] }) => p.contained_permission_ids.length > 0)).toHaveLength(1);
+  });
+});
+
 describe("project permission definitions", () => {
   it("start empty and keep to the project scope", async () => {
     const project = await createTestProject(server);
