@@ -245,6 +245,18 @@ describe("PATCH /teams/{team_id}", () => {
   });
 });
 
+describe("the selected team in the user record", () => {
+  it("shows a renamed team's new name at once to its signed-in member", async () => {
+    const project = await createTestProject(server);
+    await configureTeams(project);
+    const user = await signedInUser(project);
+    const created = await as(project, "client", "/teams", { method: "POST", tokens: user.tokens, body: { display_name: "Before" } });
+    expect((await as(project, "client", "/users/me", { tokens: user.tokens })).body.selected_team.display_name).toBe("Before");
+    await as(project, "client", `/teams/${created.body.id}`, { method: "PATCH", tokens: user.tokens, body: { display_name: "After" } });
+    expect((await as(project, "client", "/users/me", { tokens: user.tokens })).body.selected_team.display_name).toBe("After");
+  });
+});
+
 describe("DELETE /teams/{team_id}", () => {
   it("refuses members without $delete_team and non-members, and keeps the team", async () => {
     const project = await createTestProject(server);
@@ -287,6 +299,8 @@ describe("DELETE /teams/{team_id}", () => {
       const user = await as(project, "server", `/users/${userId}`);
       expect(user.body).toMatchObject({ selected_team_id: null, selected_team: null });
     }
+    // The signed-in owner's own record (served from the user cache) says so too.
+    expect((await as(project, "client", "/users/me", { tokens: owner.tokens })).body).toMatchObject({ selected_team_id: null, selected_team: null });
   });
 
   it("lets a server delete any team of its project, and answers TEAM_NOT_FOUND otherwise", async () => {
