@@ -58,6 +58,15 @@ describe("team permissions", () => {
     await as(project, "admin", "/team-permission-definitions/left", { method: "PATCH", body: { contained_permission_ids: ["bottom", "$update_team"] } });
     expect(await hasTeamPermission(server.db, project.projectId, teamId, alice.id, "$update_team")).toBe(true);
 
+    // A change through a raw config override, or written by another process straight into the row, is seen
+    // by the very next check: the compiled graph is keyed by the project row's version.
+    await configure(project, { "rbac.permissions.left.containedPermissionIds.$update_team": null });
+    expect(await hasTeamPermission(server.db, project.projectId, teamId, alice.id, "$update_team")).toBe(false);
+    const stored = await server.db.selectFrom("projects").select("config_override").where("id", "=", project.projectId).executeTakeFirstOrThrow();
+    const withDelete = { ...stored.config_override, "rbac.permissions.left.containedPermissionIds.$delete_team": true };
+    await server.db.updateTable("projects").set({ config_override: JSON.stringify(withDelete) }).where("id", "=", project.projectId).execute();
+    expect(await hasTeamPermission(server.db, project.projectId, teamId, alice.id, "$delete_team")).toBe(true);
+
     await as(project, "admin", "/team-permission-definitions/left", { method: "PATCH", body: { id: "editor" } });
     expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}&recursive=false`))).toEqual(["editor"]);
 

@@ -18,10 +18,12 @@ type Executor = Kysely<Database> | Transaction<Database>;
 type PermissionsRecord = ProjectConfig["rbac"]["permissions"];
 type DefaultPermissions = ProjectConfig["rbac"]["defaultPermissions"];
 
-// The version of a project's config: the transaction id that last wrote the project row. Reading it is
-// an index lookup that does not touch the (possibly large) override; any write to the row changes it, and
-// a rolled-back write leaves it, so a graph compiled at one version is valid while the version stays.
-export const projectRowVersion = sql<string>`projects.xmin::text`;
+// The version of a project's config: the transaction that wrote the project row's current version and
+// where that version lies (xmin, ctid). Reading it is an index lookup that does not touch the (possibly
+// large) override; every write makes a new row version, a rolled-back write leaves the old one, and two
+// versions written by one transaction still differ by place. A graph compiled at one version is valid
+// while the version stays.
+export const projectRowVersion = sql<string>`projects.xmin::text || ':' || projects.ctid::text`;
 
 /** The project's permission graph, compiled again only when the project row changed. */
 export async function loadPermissionGraph(db: Executor, projectId: string): Promise<PermissionGraph> {
