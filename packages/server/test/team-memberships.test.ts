@@ -127,6 +127,27 @@ describe("DELETE /team-memberships/{team_id}/{user_id}", () => {
     expectKnownError(await as(project, "client", `/team-memberships/${teamId}/${crypto.randomUUID()}`, { method: "DELETE", tokens: owner.tokens, body: {} }), "USER_NOT_FOUND", 404);
   });
 
+  it("removes once when a member leaves and is removed at the same moment, and edits of the profile meanwhile never fail", async () => {
+    const project = await createTestProject(server);
+    await configureTeams(project);
+    const owner = await signedInUser(project);
+    const member = await signedInUser(project);
+    const created = await as(project, "client", "/teams", { method: "POST", tokens: owner.tokens, body: { display_name: "Busy" } });
+    const teamId = created.body.id;
+    await addMember(project, teamId, member.id);
+    const results = await Promise.all([
+      as(project, "client", `/team-memberships/${teamId}/me`, { method: "DELETE", tokens: member.tokens, body: {} }),
+      as(project, "client", `/team-memberships/${teamId}/${member.id}`, { method: "DELETE", tokens: owner.tokens, body: {} }),
+      as(project, "server", `/team-memberships/${teamId}/${member.id}`, { method: "DELETE" }),
+      as(project, "client", `/team-member-profiles/${teamId}/me`, { method: "PATCH", tokens: member.tokens, body: { display_name: "Still here?" } }),
+    ]);
+    const removals = results.slice(0, 3);
+    expect(removals.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of removals.filter((r) => r.status !== 200)) expectKnownError(r, "TEAM_MEMBERSHIP_NOT_FOUND", 404);
+    if (results[3]!.status !== 200) expectKnownError(results[3]!, "TEAM_MEMBERSHIP_NOT_FOUND", 404);
+    expect(await memberIds(project, teamId)).toEqual([owner.id]);
+  });
+
   it("lets a server remove any member, with USER_NOT_FOUND and TEAM_MEMBERSHIP_NOT_FOUND otherwise", async () => {
     const project = await createTestProject(server);
     const user = await createUser(project);

@@ -303,6 +303,22 @@ describe("DELETE /teams/{team_id}", () => {
     expect((await as(project, "client", "/users/me", { tokens: owner.tokens })).body).toMatchObject({ selected_team_id: null, selected_team: null });
   });
 
+  it("deletes once when several deletes race, the others answering TEAM_NOT_FOUND", async () => {
+    const project = await createTestProject(server);
+    const user = await createUser(project);
+    const team = await serverTeam(project, { creator_user_id: user.id });
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, () => as(project, "server", `/teams/${team.id}`, { method: "DELETE" })),
+      // A member added while the team goes is either added first (and removed with it) or refused.
+      as(project, "server", `/team-memberships/${team.id}/${(await createUser(project)).id}`, { method: "POST", body: {} }),
+    ]);
+    const deletes = results.slice(0, 6);
+    expect(deletes.filter((r) => r.status === 200)).toHaveLength(1);
+    for (const r of deletes.filter((r) => r.status !== 200)) expectKnownError(r, "TEAM_NOT_FOUND", 404);
+    if (results[6]!.status !== 201) expectKnownError(results[6]!, "TEAM_NOT_FOUND", 404);
+    expect(await server.db.selectFrom("team_members").select("user_id").where("team_id", "=", team.id).execute()).toEqual([]);
+  });
+
   it("lets a server delete any team of its project, and answers TEAM_NOT_FOUND otherwise", async () => {
     const project = await createTestProject(server);
     const other = await createTestProject(server);

@@ -1,14 +1,13 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
+import type { SelectQueryBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
+import type { Database } from "../db/schema.js";
 import { hasTeamPermission } from "./team-permission-checks.js";
 
 /**
  * The checks every team route makes, each raising the protocol's error, in the protocol's order: the
  * user exists, then the membership, then the permission. A client asking about a team it is not in gets
  * TEAM_MEMBERSHIP_NOT_FOUND whether or not the team exists, so team ids cannot be probed.
- *
- * Each check locks what it found against deletion (`for key share`) until the caller's transaction ends,
- * so a write that depends on the check cannot meet a row deleted in between.
  */
 
 /** Who acts: a client acts for its signed-in user (null when signed out); servers and admins for nobody. */
@@ -17,31 +16,48 @@ export interface TeamActor {
   userId: string | null;
 }
 
-export async function assertUserExists(db: Db, projectId: string, userId: string): Promise<void> {
-  const user = await db.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", userId).forKeyShare().executeTakeFirst();
+/**
+ * How a check inside a writing transaction holds the row it found until commit. `keyShare` keeps the row
+ * from being deleted (and lets writes that refer to it, or change its other columns, go ahead), so a write
+ * never meets a row deleted since its check. `update` is for the row the transaction will delete itself:
+ * two such transactions then queue instead of both holding a share lock and deadlocking on the delete.
+ * Reads and the acting member's own checks take no lock.
+ */
+export type RowLock = "none" | "keyShare" | "update";
+
+function locked<O>(query: SelectQueryBuilder<Database, any, O>, lock: RowLock): SelectQueryBuilder<Database, any, O> {
+  if (lock === "keyShare") return query.forKeyShare();
+  if (lock === "update") return query.forUpdate();
+  return query;
+}
+
+export async function assertUserExists(db: Db, projectId: string, userId: string, lock: RowLock = "none"): Promise<void> {
+  const user = await locked(db.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", userId), lock).executeTakeFirst();
   if (!user) throw new KnownErrors.UserNotFound();
 }
 
-export async function assertTeamExists(db: Db, projectId: string, teamId: string): Promise<void> {
-  const team = await db.selectFrom("teams").select("id").where("project_id", "=", projectId).where("id", "=", teamId).forKeyShare().executeTakeFirst();
+export async function assertTeamExists(db: Db, projectId: string, teamId: string, lock: RowLock = "none"): Promise<void> {
+  const team = await locked(db.selectFrom("teams").select("id").where("project_id", "=", projectId).where("id", "=", teamId), lock).executeTakeFirst();
   if (!team) throw new KnownErrors.TeamNotFound(teamId);
 }
 
-/** USER_NOT_FOUND for an unknown user, else TEAM_MEMBERSHIP_NOT_FOUND unless the user is in the team. */
-export async function assertMembership(db: Db, projectId: string, teamId: string, userId: string): Promise<void> {
-  await assertUserExists(db, projectId, userId);
-  const member = await db
-    .selectFrom("team_members")
-    .select("user_id")
-    .where("project_id", "=", projectId)
-    .where("team_id", "=", teamId)
-    .where("user_id", "=", userId)
-    .forKeyShare()
-    .executeTakeFirst();
+/**
+ * USER_NOT_FOUND for an unknown user, else TEAM_MEMBERSHIP_NOT_FOUND unless the user is in the team.
+ * The lock applies to the membership (the user row is kept only from deletion).
+ */
+export async function assertMembership(db: Db, projectId: string, teamId: string, userId: string, lock: RowLock = "none"): Promise<void> {
+  await assertUserExists(db, projectId, userId, lock === "none" ? "none" : "keyShare");
+  const member = await locked(
+    db.selectFrom("team_members").select("user_id").where("project_id", "=", projectId).where("team_id", "=", teamId).where("user_id", "=", userId),
+    lock,
+  ).executeTakeFirst();
   if (!member) throw new KnownErrors.TeamMembershipNotFound(teamId, userId);
 }
 
-/** The member holds the permission (directly or through contained ones), else TEAM_PERMISSION_REQUIRED. */
+/**
+ * The acting member holds the permission (directly or through contained ones), else the membership error
+ * or TEAM_PERMISSION_REQUIRED. No lock: an action allowed a moment before the member leaves is allowed.
+ */
 export async function assertTeamPermission(db: Db, projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
   await assertMembership(db, projectId, teamId, userId);
   if (!(await hasTeamPermission(db, projectId, teamId, userId, permissionId))) {

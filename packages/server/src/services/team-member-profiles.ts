@@ -114,7 +114,7 @@ export async function updateMemberProfile(
       if (!actor.userId) throw new KnownErrors.CannotGetOwnUserWithoutUser();
       if (actor.userId !== userId) throw new HTTPException(403, { message: "Cannot update another user's profile" });
     }
-    await assertMembership(trx, projectId, teamId, userId);
+    await assertMembership(trx, projectId, teamId, userId, "keyShare");
     const columns: Updateable<TeamMembersTable> = {};
     if (update.displayName !== undefined) columns.display_name = update.displayName;
     if (update.profileImageUrl !== undefined) columns.profile_image_url = update.profileImageUrl;

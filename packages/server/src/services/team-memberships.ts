@@ -18,8 +18,8 @@ import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
  */
 export async function addTeamMember(db: Db, project: ProjectRow, teamId: string, userId: string): Promise<void> {
   await inTransaction(db, async (trx) => {
-    await assertUserExists(trx, project.id, userId);
-    await assertTeamExists(trx, project.id, teamId);
+    await assertUserExists(trx, project.id, userId, "keyShare");
+    await assertTeamExists(trx, project.id, teamId, "keyShare");
     const joined = await trx
       .insertInto("team_members")
       .values({ project_id: project.id, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null })
@@ -42,7 +42,7 @@ export async function removeTeamMember(db: Db, projectId: string, actor: TeamAct
       const actingUserId = signedInUserId(actor);
       if (actingUserId !== userId) await assertTeamPermission(trx, projectId, teamId, actingUserId, "$remove_members");
     }
-    await assertMembership(trx, projectId, teamId, userId);
+    await assertMembership(trx, projectId, teamId, userId, "update");
     await trx.deleteFrom("team_members").where("team_id", "=", teamId).where("user_id", "=", userId).execute();
   });
 }

@@ -46,7 +46,7 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
  */
 export async function createTeam(db: Db, project: ProjectRow, input: TeamFields & { displayName: string; creatorUserId: string | null }): Promise<TeamRow> {
   return inTransaction(db, async (trx) => {
-    if (input.creatorUserId) await assertUserExists(trx, project.id, input.creatorUserId);
+    if (input.creatorUserId) await assertUserExists(trx, project.id, input.creatorUserId, "keyShare");
     const team = await trx
       .insertInto("teams")
       .values({
@@ -94,7 +94,7 @@ export async function listTeams(db: Db, projectId: string, memberUserId: string 
 export async function updateTeam(db: Db, projectId: string, actor: TeamActor, teamId: string, update: TeamFields): Promise<TeamRow> {
   return inTransaction(db, async (trx) => {
     if (actor.type === "client") await assertTeamPermission(trx, projectId, teamId, signedInUserId(actor), "$update_team");
-    await assertTeamExists(trx, projectId, teamId);
+    await assertTeamExists(trx, projectId, teamId, "keyShare");
     const columns: Updateable<TeamsTable> = {};
     if (update.displayName !== undefined) columns.display_name = update.displayName;
     if (update.profileImageUrl !== undefined) columns.profile_image_url = update.profileImageUrl;
@@ -115,7 +115,7 @@ export async function updateTeam(db: Db, projectId: string, actor: TeamActor, te
 export async function deleteTeam(db: Db, projectId: string, actor: TeamActor, teamId: string): Promise<void> {
   await inTransaction(db, async (trx) => {
     if (actor.type === "client") await assertTeamPermission(trx, projectId, teamId, signedInUserId(actor), "$delete_team");
-    await assertTeamExists(trx, projectId, teamId);
+    await assertTeamExists(trx, projectId, teamId, "update");
     await trx
       .deleteFrom("verification_codes")
       .where("project_id", "=", projectId)
