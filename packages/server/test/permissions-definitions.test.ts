@@ -145,6 +145,25 @@ describe("team permission definitions", () => {
   });
 });
 
+describe("ids that are JavaScript property names", () => {
+  it("are ordinary permissions, through create, grant, rename and delete", async () => {
+    const project = await createTestProject(server);
+    expect((await define(project, "project", { id: "__proto__" })).status).toBe(201);
+    expect((await define(project, "project", { id: "constructor", contained_permission_ids: ["__proto__"] })).status).toBe(201);
+    const user = await as(project, "server", "/users", { method: "POST", body: {} });
+    expect((await as(project, "server", `/project-permissions/${user.body.id}/constructor`, { method: "POST", body: {} })).status).toBe(201);
+    const listed = await as(project, "server", `/project-permissions?user_id=${user.body.id}`);
+    expect(listed.body.items.map((p: { id: string }) => p.id)).toEqual(["__proto__", "constructor"]);
+    expect((await as(project, "admin", "/project-permission-definitions/__proto__", { method: "PATCH", body: { id: "proto" } })).status).toBe(200);
+    expect((await as(project, "admin", "/project-permission-definitions")).body.items).toEqual([
+      { id: "constructor", contained_permission_ids: ["proto"] },
+      { id: "proto", contained_permission_ids: [] },
+    ]);
+    expect((await as(project, "admin", "/project-permission-definitions/constructor", { method: "DELETE" })).status).toBe(200);
+    expect((await as(project, "server", `/project-permissions?user_id=${user.body.id}`)).body.items).toEqual([]);
+  });
+});
+
 describe("concurrent definition edits", () => {
   it("lose none of many creates made at once", async () => {
     const project = await createTestProject(server);

@@ -3,6 +3,7 @@ import type { PermissionDefinitionCreateBody, PermissionDefinitionRead, Permissi
 import { HTTPException } from "hono/http-exception";
 import { sql, type Kysely, type Transaction } from "kysely";
 import { overrideConfig, renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
+import { setOwn } from "../config/config-format.js";
 import type { Database } from "../db/schema.js";
 import { cachedGraph, compareIds, isSystemPermissionId, PermissionGraph, rememberGraph, type PermissionDefinition, type PermissionScope } from "./permission-graph.js";
 
@@ -15,6 +16,7 @@ import { cachedGraph, compareIds, isSystemPermissionId, PermissionGraph, remembe
  */
 
 type Executor = Kysely<Database> | Transaction<Database>;
+// Ids are plain record keys (`__proto__` is a valid permission id): records are written with `setOwn`.
 type PermissionsRecord = ProjectConfig["rbac"]["permissions"];
 type DefaultPermissions = ProjectConfig["rbac"]["defaultPermissions"];
 
@@ -67,7 +69,8 @@ export async function createPermissionDefinition(db: Kysely<Database>, projectId
     const entry = definitionEntry(scope, data.description, contained);
     // A new permission cannot be on a cycle: nothing defined contains it... unless a raw config override
     // named it in advance, so the same check as on update applies.
-    const next = { ...permissions, [data.id]: entry };
+    const next = { ...permissions };
+    setOwn(next, data.id, entry);
     assertNoCycle(next, scope, data.id);
     return { permissions: next, result: { id: data.id, ...descriptionOf(entry), contained_permission_ids: contained } };
   });
@@ -93,9 +96,9 @@ export async function updatePermissionDefinition(
     const next: PermissionsRecord = {};
     for (const [id, permission] of Object.entries(permissions)) {
       if (id === oldId) continue;
-      next[id] = newId === oldId ? permission : { ...permission, containedPermissionIds: renameKey(permission.containedPermissionIds ?? {}, oldId, newId) };
+      setOwn(next, id, newId === oldId ? permission : { ...permission, containedPermissionIds: renameKey(permission.containedPermissionIds ?? {}, oldId, newId) });
     }
-    next[newId] = entry;
+    setOwn(next, newId, entry);
     assertNoCycle(next, scope, newId);
     if (newId !== oldId) await renameGrants(trx, projectId, scope, oldId, newId);
     return {
@@ -113,7 +116,7 @@ export async function deletePermissionDefinition(db: Kysely<Database>, projectId
     const next: PermissionsRecord = {};
     for (const [other, permission] of Object.entries(permissions)) {
       if (other === id) continue;
-      next[other] = { ...permission, containedPermissionIds: withoutKey(permission.containedPermissionIds ?? {}, id) };
+      setOwn(next, other, { ...permission, containedPermissionIds: withoutKey(permission.containedPermissionIds ?? {}, id) });
     }
     if (scope === "team") {
       await trx.deleteFrom("team_member_permissions").where("project_id", "=", projectId).where("permission_id", "=", id).execute();
