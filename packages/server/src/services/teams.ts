@@ -65,7 +65,7 @@ export async function createTeam(db: Db, project: ProjectRow, input: TeamFields 
 }
 
 /** The creator's membership, their creator permissions, and the new team as their selected team. */
-export async function joinAsCreator(trx: Db, project: ProjectRow, teamId: string, userId: string): Promise<void> {
+async function joinAsCreator(trx: Db, project: ProjectRow, teamId: string, userId: string): Promise<void> {
   await trx.insertInto("team_members").values({ project_id: project.id, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null }).execute();
   await grantDefaultTeamPermissions(trx, project, teamId, userId, "creator");
   await trx.updateTable("users").set({ selected_team_id: teamId }).where("id", "=", userId).execute();

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import type { Db } from "../../src/db/connect.js";
 import type { TestProject } from "./test-server.js";
 import { as, configure, createUser, signIn, type Tokens } from "./users-fixture.js";
 
@@ -44,7 +45,7 @@ export async function addMember(project: TestProject, teamId: string, userId: st
 }
 
 /** The member's team permission ids, straight from the table the permission checks read. */
-export async function permissionsOf(db: any, teamId: string, userId: string): Promise<string[]> {
+export async function permissionsOf(db: Db, teamId: string, userId: string): Promise<string[]> {
   const rows = await db.selectFrom("team_member_permissions").select("permission_id").where("team_id", "=", teamId).where("user_id", "=", userId).execute();
-  return rows.map((r: { permission_id: string }) => r.permission_id).sort();
+  return rows.map((r) => r.permission_id).sort();
 }
