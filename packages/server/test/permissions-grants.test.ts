@@ -198,24 +198,23 @@ describe("team permissions", () => {
       await grantTeam(project, team, alice.id, "top");
       await grantTeam(project, team, bob.id, "top");
     }
-    // Leaving a team (the membership row goes) takes that team's permissions with it.
-    await server.db.deleteFrom("team_members").where("team_id", "=", teamId).where("user_id", "=", bob.id).execute();
+    // Leaving a team takes that team's permissions with it.
+    expect((await as(project, "server", `/team-memberships/${teamId}/${bob.id}`, { method: "DELETE" })).status).toBe(200);
     expect((await as(project, "server", `/team-permissions?user_id=${bob.id}&recursive=false`)).body.items).toEqual([{ id: "top", user_id: bob.id, team_id: otherTeam }]);
-    // Joining again starts from nothing.
-    await server.db.insertInto("team_members").values({ project_id: project.projectId, team_id: teamId, user_id: bob.id, display_name: null, profile_image_url: null }).execute();
+    // Joining again starts from the member defaults (none here), not from the old grants.
+    expect((await as(project, "server", `/team-memberships/${teamId}/${bob.id}`, { method: "POST", body: {} })).status).toBe(201);
     expect(await hasTeamPermission(server.db, project.projectId, teamId, bob.id, "top")).toBe(false);
 
-    const deleted = await as(project, "server", `/users/${alice.id}`, { method: "DELETE" });
-    expect(deleted.status).toBe(200);
-    expect((await server.db.selectFrom("team_member_permissions").selectAll().where("user_id", "=", alice.id).execute())).toEqual([]);
+    expect((await as(project, "server", `/users/${alice.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await server.db.selectFrom("team_member_permissions").selectAll().where("user_id", "=", alice.id).execute()).toEqual([]);
 
-    await server.db.deleteFrom("teams").where("id", "=", otherTeam).execute();
+    expect((await as(project, "server", `/teams/${otherTeam}`, { method: "DELETE" })).status).toBe(200);
     expect((await as(project, "server", "/team-permissions")).body.items).toEqual([]);
   });
 });
 
 describe("default team permissions", () => {
-  it("gives creators and members the project's default sets, skipping undefined ids", async () => {
+  it("gives a team's creator and its later members the project's default sets, skipping undefined ids", async () => {
     const project = await createTestProject(server);
     await define(project, "team", "team_admin", ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"]);
     await define(project, "team", "team_member", ["$read_members", "$invite_members"]);
@@ -225,13 +224,24 @@ describe("default team permissions", () => {
     });
     const creator = await createUser(project, { primary_email: email() });
     const member = await createUser(project, { primary_email: email() });
-    const teamId = await createTeam(project, [creator.id, member.id]);
-    const row = await getProject(server.db, project.projectId);
-    await grantDefaultTeamPermissions(server.db, row, teamId, creator.id, "creator");
-    await grantDefaultTeamPermissions(server.db, row, teamId, member.id, "member");
+    const team = await as(project, "server", "/teams", { method: "POST", body: { display_name: "Defaults", creator_user_id: creator.id } });
+    expect(team.status, JSON.stringify(team.body)).toBe(201);
+    const teamId = team.body.id;
+    expect((await as(project, "server", `/team-memberships/${teamId}/${member.id}`, { method: "POST", body: {} })).status).toBe(201);
+
     expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${creator.id}&recursive=false`))).toEqual(["team_admin"]);
     expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${member.id}`))).toEqual(["$invite_members", "$read_members", "team_member"]);
     expect(await hasTeamPermission(server.db, project.projectId, teamId, creator.id, "$delete_team")).toBe(true);
     expect(await hasTeamPermission(server.db, project.projectId, teamId, member.id, "$delete_team")).toBe(false);
+  });
+
+  it("are granted by grantDefaultTeamPermissions to a member added by other means", async () => {
+    const project = await createTestProject(server);
+    await define(project, "team", "team_member", ["$read_members"]);
+    await configure(project, { "rbac.defaultPermissions.teamMember": { team_member: true } });
+    const member = await createUser(project, { primary_email: email() });
+    const teamId = await createTeam(project, [member.id]);
+    await grantDefaultTeamPermissions(server.db, await getProject(server.db, project.projectId), teamId, member.id, "member");
+    expect(await hasTeamPermission(server.db, project.projectId, teamId, member.id, "$read_members")).toBe(true);
   });
 });
