@@ -101,6 +101,23 @@ describe("team permissions", () => {
     expect(rows).toHaveLength(1);
   });
 
+  it("never keeps a grant of a permission deleted at the same moment", async () => {
+    const { project, alice, teamId } = await diamondProject();
+    for (let round = 0; round < 6; round++) {
+      const id = `racing_${round}`;
+      await define(project, "team", id);
+      const [granted, deleted] = await Promise.all([
+        grantTeam(project, teamId, alice.id, id),
+        as(project, "admin", `/team-permission-definitions/${id}`, { method: "DELETE" }),
+      ]);
+      expect(deleted.status).toBe(200);
+      // The grant came first (and was deleted with the definition) or found the definition gone.
+      if (granted.status !== 201) expectKnownError(granted, "PERMISSION_NOT_FOUND", 404);
+      const rows = await server.db.selectFrom("team_member_permissions").select("permission_id").where("permission_id", "=", id).execute();
+      expect(rows).toEqual([]);
+    }
+  });
+
   it("revokes a direct grant; a permission held only through another is not a grant", async () => {
     const { project, alice, teamId } = await diamondProject();
     await grantTeam(project, teamId, alice.id, "top");

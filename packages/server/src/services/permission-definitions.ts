@@ -33,6 +33,21 @@ export async function loadPermissionGraph(db: Executor, projectId: string): Prom
   return permissionGraphAt(db, projectId, row?.version ?? "");
 }
 
+/** Runs `work` in the caller's transaction, or in a new one. */
+export function inTransaction<T>(db: Executor, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db as Transaction<Database>) : db.transaction().execute(work);
+}
+
+/**
+ * The graph for a grant: the project row is share-locked until the caller's transaction ends, so a
+ * definition edit (which locks the row for update) cannot delete or rename the permission between this
+ * check and the grant's insert. A row lock leaves the row's version as it is.
+ */
+export async function lockPermissionGraph(trx: Transaction<Database>, projectId: string): Promise<PermissionGraph> {
+  const row = await trx.selectFrom("projects").select(projectRowVersion.as("version")).where("id", "=", projectId).forShare().executeTakeFirst();
+  return permissionGraphAt(trx, projectId, row?.version ?? "");
+}
+
 /** The graph at a version the caller already read (see `projectRowVersion`). */
 export async function permissionGraphAt(db: Executor, projectId: string, version: string): Promise<PermissionGraph> {
   const cached = cachedGraph(projectId, version);
@@ -143,7 +158,8 @@ interface EditOutcome<T> {
 /** Runs one definition edit against the locked, current config and stores its outcome. */
 async function editPermissions<T>(db: Kysely<Database>, projectId: string, edit: (state: EditState) => Promise<EditOutcome<T>>): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("projects").select("config_override").where("id", "=", projectId).forUpdate().executeTakeFirst();
+    // No key update: inserts that merely reference the project (sessions, users) need not wait for an edit.
+    const row = await trx.selectFrom("projects").select("config_override").where("id", "=", projectId).forNoKeyUpdate().executeTakeFirst();
     if (!row) throw new KnownErrors.ProjectNotFound(projectId);
     const stored = row.config_override as ConfigObject;
     const config = renderProjectConfig(stored);

@@ -34,10 +34,13 @@ export function isSystemPermissionId(id: string): boolean {
 
 export class PermissionGraph {
   private readonly definitions: Record<PermissionScope, Map<string, PermissionDefinition>> = { team: new Map(), project: new Map() };
+  /** The config's default sets, from the same config version as the definitions. */
+  readonly defaults: ProjectConfig["rbac"]["defaultPermissions"];
   // Memoised closures: what holding one permission grants, itself included.
   private readonly closures: Record<PermissionScope, Map<string, ReadonlySet<string>>> = { team: new Map(), project: new Map() };
 
   constructor(config: ProjectConfig) {
+    this.defaults = config.rbac.defaultPermissions;
     for (const [id, value] of Object.entries(TEAM_SYSTEM_PERMISSIONS)) {
       this.definitions.team.set(id, { id, description: value, scope: "team", containedPermissionIds: [] });
     }

@@ -2,7 +2,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import type { ProjectPermissionRead, TeamPermissionRead } from "@latchkey/protocol/schemas";
 import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.js";
-import { loadPermissionGraph } from "./permission-definitions.js";
+import { inTransaction, loadPermissionGraph, lockPermissionGraph } from "./permission-definitions.js";
 import { compareIds, type PermissionGraph, type PermissionScope } from "./permission-graph.js";
 
 /**
@@ -40,21 +40,23 @@ async function assertMembership(db: Executor, projectId: string, teamId: string,
 
 /** Grants a team permission to a member; granting one already held is a no-op that answers the same. */
 export async function grantTeamPermission(db: Executor, projectId: string, teamId: string, userId: string, permissionId: string): Promise<TeamPermissionRead> {
-  await assertMembership(db, projectId, teamId, userId);
-  assertGrantable(await loadPermissionGraph(db, projectId), "team", permissionId);
-  // The membership foreign key decides a race with the member leaving: the insert then fails, and is
-  // reported as the membership being gone.
-  try {
-    await db
-      .insertInto("team_member_permissions")
-      .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  } catch (error) {
-    if ((error as { code?: string }).code === "23503") throw new KnownErrors.TeamMembershipNotFound(teamId, userId);
-    throw error;
-  }
-  return { id: permissionId, user_id: userId, team_id: teamId };
+  return inTransaction(db, async (trx) => {
+    await assertMembership(trx, projectId, teamId, userId);
+    assertGrantable(await lockPermissionGraph(trx, projectId), "team", permissionId);
+    // The membership foreign key decides a race with the member leaving: the insert then fails, and is
+    // reported as the membership being gone.
+    try {
+      await trx
+        .insertInto("team_member_permissions")
+        .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    } catch (error) {
+      if ((error as { code?: string }).code === "23503") throw new KnownErrors.TeamMembershipNotFound(teamId, userId);
+      throw error;
+    }
+    return { id: permissionId, user_id: userId, team_id: teamId };
+  });
 }
 
 /** Revokes a directly held team permission; one held only through another permission cannot be revoked alone. */
@@ -71,19 +73,21 @@ export async function revokeTeamPermission(db: Executor, projectId: string, team
 }
 
 export async function grantProjectPermission(db: Executor, projectId: string, userId: string, permissionId: string): Promise<ProjectPermissionRead> {
-  await assertUserExists(db, projectId, userId);
-  assertGrantable(await loadPermissionGraph(db, projectId), "project", permissionId);
-  try {
-    await db
-      .insertInto("project_user_permissions")
-      .values({ project_id: projectId, user_id: userId, permission_id: permissionId })
-      .onConflict((oc) => oc.doNothing())
-      .execute();
-  } catch (error) {
-    if ((error as { code?: string }).code === "23503") throw new KnownErrors.UserIdDoesNotExist(userId);
-    throw error;
-  }
-  return { id: permissionId, user_id: userId };
+  return inTransaction(db, async (trx) => {
+    await assertUserExists(trx, projectId, userId);
+    assertGrantable(await lockPermissionGraph(trx, projectId), "project", permissionId);
+    try {
+      await trx
+        .insertInto("project_user_permissions")
+        .values({ project_id: projectId, user_id: userId, permission_id: permissionId })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    } catch (error) {
+      if ((error as { code?: string }).code === "23503") throw new KnownErrors.UserIdDoesNotExist(userId);
+      throw error;
+    }
+    return { id: permissionId, user_id: userId };
+  });
 }
 
 export async function revokeProjectPermission(db: Executor, projectId: string, userId: string, permissionId: string): Promise<void> {
@@ -151,16 +155,21 @@ export async function listProjectPermissions(db: Executor, projectId: string, fi
   return items.sort((a, b) => compareIds(a.user_id, b.user_id) || compareIds(a.id, b.id));
 }
 
-/** Grants a new user the project's sign-up default permissions (those defined in the project scope). */
+/**
+ * Grants a new user the project's sign-up default permissions (those defined in the project scope).
+ * `defaults` is the set from the caller's view of the config; when it is empty nothing is locked or
+ * written, otherwise the set is read again from the locked project row.
+ */
 export async function grantSignUpPermissions(db: Executor, projectId: string, userId: string, defaults: Record<string, true>): Promise<void> {
-  const ids = Object.entries(defaults).filter(([, on]) => on).map(([id]) => id);
-  if (ids.length === 0) return;
-  const graph = await loadPermissionGraph(db, projectId);
-  const grantable = ids.filter((id) => graph.get("project", id));
-  if (grantable.length === 0) return;
-  await db
-    .insertInto("project_user_permissions")
-    .values(grantable.map((permission_id) => ({ project_id: projectId, user_id: userId, permission_id })))
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  if (Object.keys(defaults).length === 0) return;
+  await inTransaction(db, async (trx) => {
+    const graph = await lockPermissionGraph(trx, projectId);
+    const ids = Object.entries(graph.defaults.signUp).filter(([id, on]) => on && graph.get("project", id)).map(([id]) => id);
+    if (ids.length === 0) return;
+    await trx
+      .insertInto("project_user_permissions")
+      .values(ids.map((permission_id) => ({ project_id: projectId, user_id: userId, permission_id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  });
 }

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Transaction } from "kysely";
-import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
+import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import type { Database } from "../db/schema.js";
-import { loadPermissionGraph, permissionGraphAt, projectRowVersion } from "./permission-definitions.js";
+import { inTransaction, lockPermissionGraph, permissionGraphAt, projectRowVersion } from "./permission-definitions.js";
 import type { ProjectRow } from "./projects.js";
 
 /**
@@ -15,17 +15,21 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Grants the project's default team permissions to a member: "creator" when they created the team, else "member". */
 export async function grantDefaultTeamPermissions(db: Executor, project: ProjectRow, teamId: string, userId: string, role: "creator" | "member"): Promise<void> {
-  const config = renderProjectConfig(project.config_override as ConfigObject);
-  const defaults = role === "creator" ? config.rbac.defaultPermissions.teamCreator : config.rbac.defaultPermissions.teamMember;
-  const graph = await loadPermissionGraph(db, project.id);
-  // A default naming a permission that is not defined (the config allows it) grants nothing.
-  const ids = Object.entries(defaults).filter(([id, on]) => on && graph.get("team", id)).map(([id]) => id);
-  if (ids.length === 0) return;
-  await db
-    .insertInto("team_member_permissions")
-    .values(ids.map((permission_id) => ({ project_id: project.id, team_id: teamId, user_id: userId, permission_id })))
-    .onConflict((oc) => oc.doNothing())
-    .execute();
+  const set = (defaults: ProjectConfig["rbac"]["defaultPermissions"]) => (role === "creator" ? defaults.teamCreator : defaults.teamMember);
+  // Most projects set no defaults: then there is nothing to lock or write.
+  if (Object.keys(set(renderProjectConfig(project.config_override as ConfigObject).rbac.defaultPermissions)).length === 0) return;
+  await inTransaction(db, async (trx) => {
+    // The sets and definitions as of the locked row, not of the (possibly cached) project row passed in.
+    const graph = await lockPermissionGraph(trx, project.id);
+    // A default naming a permission that is not defined (the config allows it) grants nothing.
+    const ids = Object.entries(set(graph.defaults)).filter(([id, on]) => on && graph.get("team", id)).map(([id]) => id);
+    if (ids.length === 0) return;
+    await trx
+      .insertInto("team_member_permissions")
+      .values(ids.map((permission_id) => ({ project_id: project.id, team_id: teamId, user_id: userId, permission_id })))
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  });
 }
 
 /** Whether the member holds the permission in the team, directly or through contained permissions. */
