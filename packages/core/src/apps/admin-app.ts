@@ -1,0 +1,80 @@
+import type { AdminProjectRead, InternalApiKeyCreated, InternalApiKeyRead } from "@latchkey/protocol/schemas";
+import type { SessionTokens } from "../http/http-client.js";
+import {
+  internalApiKeyFirstViewFromWire,
+  internalApiKeyFromWire,
+  type InternalApiKey,
+  type InternalApiKeyCreate,
+  type InternalApiKeyFirstView,
+} from "../wire/api-keys.js";
+import { adminProjectFromWire, adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdate } from "../wire/projects.js";
+import { createAppContext, type AppOptions } from "./app-context.js";
+import { buildServerApp } from "./server-app.js";
+
+/** An admin app authenticates with the project's super secret admin key, or as a project owner. */
+export type AdminAppOptions = AppOptions & { secretServerKey?: string; publishableClientKey?: string } & (
+    | { superSecretAdminKey: string; projectOwnerSession?: undefined }
+    | {
+        /** A signed-in session of the internal project whose user owns this project (e.g. `internalApp.session`). */
+        projectOwnerSession: SessionTokens;
+        superSecretAdminKey?: undefined;
+      }
+  );
+
+export type AdminApp = ReturnType<typeof createAdminApp>;
+
+/**
+ * A project administrator's app: everything a server app does, plus the project's settings and key sets.
+ *
+ * @example
+ * ```ts
+ * const admin = createAdminApp({ projectId, superSecretAdminKey, baseUrl });
+ * const project = await admin.getAdminProject();
+ * await admin.updateAdminProject({ config: { sign_up_enabled: false } });
+ * ```
+ */
+export function createAdminApp(options: AdminAppOptions) {
+  const ctx = createAppContext(options, "admin");
+  const server = buildServerApp(ctx);
+  return {
+    ...server,
+
+    async getAdminProject(): Promise<AdminProject> {
+      return adminProjectFromWire(await ctx.call<AdminProjectRead>({ method: "GET", path: "/internal/projects/current", session: null }));
+    },
+
+    async updateAdminProject(update: AdminProjectUpdate): Promise<AdminProject> {
+      const wire = await ctx.call<AdminProjectRead>({ method: "PATCH", path: "/internal/projects/current", body: adminProjectUpdateToWire(update), session: null });
+      await server.$project.refresh();
+      return adminProjectFromWire(wire);
+    },
+
+    async listInternalApiKeys(): Promise<InternalApiKey[]> {
+      const { items } = await ctx.call<{ items: InternalApiKeyRead[] }>({ method: "GET", path: "/internal/api-keys", session: null });
+      return items.map(internalApiKeyFromWire);
+    },
+
+    /** Creates a key set; the returned full key values are shown this once only. */
+    async createInternalApiKey(input: InternalApiKeyCreate): Promise<InternalApiKeyFirstView> {
+      const wire = await ctx.call<InternalApiKeyCreated>({
+        method: "POST",
+        path: "/internal/api-keys",
+        session: null,
+        body: {
+          description: input.description,
+          expires_at_millis: input.expiresAt.getTime(),
+          has_publishable_client_key: input.hasPublishableClientKey,
+          has_secret_server_key: input.hasSecretServerKey,
+          has_super_secret_admin_key: input.hasSuperSecretAdminKey,
+        },
+      });
+      return internalApiKeyFirstViewFromWire(wire);
+    },
+
+    /** Revokes a key set (SPEC.md §4: internal keys are revoked by PATCH with `revoked: true`). */
+    async revokeInternalApiKey(id: string): Promise<InternalApiKey> {
+      const wire = await ctx.call<InternalApiKeyRead>({ method: "PATCH", path: `/internal/api-keys/${encodeURIComponent(id)}`, body: { revoked: true }, session: null });
+      return internalApiKeyFromWire(wire);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { SendSignInCodeResponse, SignInResponse } from "@latchkey/protocol/schemas";
+import { ACCESS_TOKEN_FRESHNESS_MILLIS } from "../constants.js";
+import { returnTarget } from "../urls.js";
+import type { AppContext } from "./app-context.js";
+
+/** The outcome of a sign-in or sign-up. */
+export interface SignInResult {
+  userId: string;
+  isNewUser: boolean;
+}
+
+export interface RedirectOptions {
+  /** Stay on the page instead of going to after-sign-in / after-sign-up. */
+  noRedirect?: boolean;
+}
+
+/**
+ * The auth flows of SPEC.md §7 "Auth" for a client app. Each stores the tokens it receives, tells the app
+ * its session changed (`onSessionChange`), and then redirects as SPEC.md §2 and §4 say.
+ */
+export function clientAuthActions(ctx: AppContext, onSessionChange: () => Promise<void>) {
+  async function completeSignIn(response: SignInResponse, options: RedirectOptions): Promise<SignInResult> {
+    ctx.session.signIn({ accessToken: response.access_token, refreshToken: response.refresh_token });
+    await onSessionChange();
+    if (!options.noRedirect) {
+      // after_auth_return_to wins; else new users go to after-sign-up, others to after-sign-in.
+      const target = returnTarget(ctx.currentUrl()) ?? (response.is_new_user ? ctx.urls.afterSignUp : ctx.urls.afterSignIn);
+      await ctx.redirect(target, { replace: true });
+    }
+    return { userId: response.user_id, isNewUser: response.is_new_user };
+  }
+
+  return {
+    /** Creates an account with email and password and signs in; the verification mail links to the email-verification page. */
+    async signUpWithCredential(input: { email: string; password: string; verificationCallbackUrl?: string } & RedirectOptions): Promise<SignInResult> {
+      const response = await ctx.call<SignInResponse>({
+        method: "POST",
+        path: "/auth/password/sign-up",
+        body: { email: input.email, password: input.password, verification_callback_url: input.verificationCallbackUrl ?? ctx.absoluteUrl(ctx.urls.emailVerification) },
+        session: null,
+      });
+      return completeSignIn(response, input);
+    },
+
+    async signInWithCredential(input: { email: string; password: string } & RedirectOptions): Promise<SignInResult> {
+      const response = await ctx.call<SignInResponse>({ method: "POST", path: "/auth/password/sign-in", body: { email: input.email, password: input.password }, session: null });
+      return completeSignIn(response, input);
+    },
+
+    /**
+     * Mails a magic link and a one-time code. Returns the nonce to append to a code the user types
+     * (`signInWithCode(typed + nonce)`); a link carries the full code already.
+     */
+    async sendMagicLinkEmail(email: string, options: { callbackUrl?: string } = {}): Promise<{ nonce: string }> {
+      const response = await ctx.call<SendSignInCodeResponse>({
+        method: "POST",
+        path: "/auth/otp/send-sign-in-code",
+        body: { email, callback_url: options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.magicLinkCallback) },
+        session: null,
+      });
+      return { nonce: response.nonce };
+    },
+
+    /** Signs in with a magic-link / one-time code (SPEC.md §4: new users go to after-sign-up). */
+    async signInWithCode(code: string, options: RedirectOptions = {}): Promise<SignInResult> {
+      const response = await ctx.call<SignInResponse>({ method: "POST", path: "/auth/otp/sign-in", body: { code }, session: null });
+      return completeSignIn(response, options);
+    },
+
+    /** Mails a password-reset link (the answer never reveals whether the address has an account). */
+    async sendForgotPasswordEmail(email: string, options: { callbackUrl?: string } = {}): Promise<void> {
+      await ctx.call({
+        method: "POST",
+        path: "/auth/password/send-reset-code",
+        body: { email, callback_url: options.callbackUrl ?? ctx.absoluteUrl(ctx.urls.passwordReset) },
+        session: null,
+      });
+    },
+
+    /** Whether a password-reset code can still be used; throws the code's known error otherwise. */
+    async verifyPasswordResetCode(code: string): Promise<void> {
+      await ctx.call({ method: "POST", path: "/auth/password/reset/check-code", body: { code }, session: null });
+    },
+
+    async resetPassword(input: { code: string; password: string }): Promise<void> {
+      await ctx.call({ method: "POST", path: "/auth/password/reset", body: { code: input.code, password: input.password }, session: null });
+    },
+
+    /** Verifies an email address with the code of its verification link. */
+    async verifyEmail(code: string): Promise<void> {
+      await ctx.call({ method: "POST", path: "/contact-channels/verify", body: { code } });
+      await onSessionChange();
+    },
+
+    /**
+     * Ends the session on the server and forgets it locally — locally even if the server says the session is
+     * already gone (SPEC.md §4) — then goes to `redirectUrl` or after-sign-out.
+     */
+    async signOut(options: { redirectUrl?: string } = {}): Promise<void> {
+      try {
+        // Refreshes a stale access token first; `null` when the refresh token is gone already (nothing to end).
+        const tokens = await ctx.session.getTokens(ACCESS_TOKEN_FRESHNESS_MILLIS);
+        if (tokens) await ctx.call({ method: "DELETE", path: "/auth/sessions/current", body: {} });
+      } catch (error) {
+        if (!(error instanceof KnownErrors.RefreshTokenError)) {
+          // Unreachable server: the user still asked to be signed out here, so forget the tokens, then report.
+          ctx.session.clear();
+          await onSessionChange();
+          throw error;
+        }
+      }
+      ctx.session.clear();
+      await onSessionChange();
+      await ctx.redirect(options.redirectUrl ?? ctx.urls.afterSignOut, { replace: true });
+    },
+  };
+}

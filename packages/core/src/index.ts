@@ -1,0 +1,44 @@
+/**
+ * @latchkey/core: the framework-agnostic Latchkey client. Client, Server and Admin apps over the Stack Auth
+ * REST API v1, with sessions, token stores and nanostores state (no DOM needed for server use).
+ *
+ * @example
+ * ```ts
+ * import { createClientApp } from "@latchkey/core";
+ * const app = createClientApp({ projectId, publishableClientKey, baseUrl: "http://localhost:8102" });
+ * app.$user.subscribe((state) => state.status === "ready" && console.log(state.value?.displayName));
+ * await app.signInWithCredential({ email: "ada@example.com", password: "correct horse battery" });
+ * ```
+ */
+export { createClientApp, type ClientApp, type ClientAppOptions, type ClientAppStores } from "./apps/client-app.js";
+export { createServerApp, type ServerApp, type ServerAppOptions, type UserListOptions } from "./apps/server-app.js";
+export { createAdminApp, type AdminApp, type AdminAppOptions } from "./apps/admin-app.js";
+export type { AppOptions, TokenStoreInit } from "./apps/app-context.js";
+export type { SignInResult, RedirectOptions } from "./apps/client-auth-actions.js";
+export { NotSignedInError, type GetUserOr } from "./apps/client-user-actions.js";
+
+export { systemClock, type Clock } from "./clock.js";
+export { HttpClient, type AccessType, type ApiRequest, type HttpClientOptions, type SessionTokens, type Tokens } from "./http/http-client.js";
+export { HttpStatusError, NetworkError, OfflineError, ProtocolViolationError } from "./http/errors.js";
+export { Session, type RefreshAccessToken } from "./session/session.js";
+export { readAccessToken, isAccessTokenFresh, type AccessTokenClaims } from "./session/access-token.js";
+
+export type { TokenStore } from "./token-stores/token-store.js";
+export { memoryTokenStore } from "./token-stores/memory-token-store.js";
+export { cookieTokenStore, type CookieTokenStoreOptions } from "./token-stores/cookie-token-store.js";
+export { documentCookieJar, parseCookieHeader, type CookieJar } from "./token-stores/cookie-jar.js";
+export { requestTokenStore, tokensOfRequest, type RequestLike } from "./token-stores/request-token-store.js";
+
+export { cachedStore, type CachedStore, type Loadable } from "./stores/cached-store.js";
+export type { SessionState } from "./stores/session-store.js";
+export { resolveUrls, isRelativeUrl, type AppUrls } from "./urls.js";
+
+export type { CurrentUser, ServerUser, UserUpdate, ServerUserUpdate, ServerUserCreate } from "./wire/users.js";
+export type { Project, AdminProject, AdminProjectUpdate } from "./wire/projects.js";
+export type { Team } from "./wire/teams.js";
+export type { ContactChannel, ContactChannelCreate } from "./wire/contact-channels.js";
+export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate } from "./wire/api-keys.js";
+export * as constants from "./constants.js";
+
+// Known errors come from the shared catalogue: `error instanceof KnownErrors.UserNotFound`.
+export { KnownError, KnownErrors } from "@latchkey/protocol/errors";

@@ -1,0 +1,44 @@
+/** The cookies a cookie token store reads and writes: `document.cookie` in browsers, anything in tests. */
+export interface CookieJar {
+  get(name: string): string | undefined;
+  set(name: string, value: string, options: { maxAgeSeconds: number; secure: boolean }): void;
+  delete(name: string): void;
+}
+
+/** The page's cookies through `document.cookie` (path `/`, SameSite=Lax). */
+export function documentCookieJar(document: { cookie: string } = (globalThis as unknown as { document: { cookie: string } }).document): CookieJar {
+  return {
+    get(name) {
+      return parseCookieHeader(document.cookie).get(name);
+    },
+    set(name, value, { maxAgeSeconds, secure }) {
+      document.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; Max-Age=${maxAgeSeconds}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
+    },
+    delete(name) {
+      document.cookie = `${encodeURIComponent(name)}=; Max-Age=0; Path=/`;
+    },
+  };
+}
+
+/** Cookie pairs of a `Cookie` header or of `document.cookie`; the first value of a repeated name wins. */
+export function parseCookieHeader(header: string): Map<string, string> {
+  const cookies = new Map<string, string>();
+  for (const pair of header.split(";")) {
+    const index = pair.indexOf("=");
+    if (index < 0) continue;
+    const name = safeDecode(pair.slice(0, index).trim());
+    if (name === "" || cookies.has(name)) continue;
+    let value = pair.slice(index + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    cookies.set(name, safeDecode(value));
+  }
+  return cookies;
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
