@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     projects: [
       { test: { name: "protocol", include: ["packages/protocol/test/**/*.test.ts"] } },
+      // The core's integration tests start a real server in-process, on PGlite.
+      { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: "server (PGlite)", include: serverTests, env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       ...(postgresUrl
         ? [{ test: { name: "server (PostgreSQL)", include: serverTests, env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
