@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestProject, type TestProject } from "./support/test-server.js";
+import { CONFIG_WITHOUT_TEAM_ROLES, createTestProject, type TestProject } from "./support/test-server.js";
 import { as, configure, expectKnownError, expectSchemaError, server, useServerForFile } from "./support/users-fixture.js";
 
 useServerForFile();
@@ -13,6 +13,15 @@ const SYSTEM = [
   { id: "$update_team", description: "Update the team information", contained_permission_ids: [] },
 ];
 
+const TEAM_ROLES = [
+  {
+    id: "team_admin",
+    description: "Default permission for team admins",
+    contained_permission_ids: ["$delete_team", "$invite_members", "$manage_api_keys", "$read_members", "$remove_members", "$update_team"],
+  },
+  { id: "team_member", description: "Default permission for team members", contained_permission_ids: ["$invite_members", "$read_members"] },
+];
+
 const define = (project: TestProject, scope: "team" | "project", body: Record<string, unknown>) =>
   as(project, "admin", `/${scope}-permission-definitions`, { method: "POST", body });
 
@@ -23,15 +32,23 @@ async function renderedRbac(project: TestProject) {
 }
 
 describe("team permission definitions", () => {
-  it("lists the six system permissions on a new project", async () => {
+  it("lists the six system permissions and the protocol's two team roles on a new project", async () => {
     const project = await createTestProject(server);
     const response = await as(project, "admin", "/team-permission-definitions");
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ items: SYSTEM, is_paginated: false });
+    expect(response.body).toEqual({ items: [...SYSTEM, ...TEAM_ROLES], is_paginated: false });
+    const rbac = await renderedRbac(project);
+    expect(rbac.defaultPermissions.teamCreator).toEqual({ team_admin: true });
+    expect(rbac.defaultPermissions.teamMember).toEqual({ team_member: true });
+  });
+
+  it("lists only the six system permissions once a project's own graph has no roles", async () => {
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
+    expect((await as(project, "admin", "/team-permission-definitions")).body).toEqual({ items: SYSTEM, is_paginated: false });
   });
 
   it("creates, lists sorted, renames and deletes a definition, kept in the project config", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     const created = await define(project, "team", { id: "read:docs", description: "Read docs", contained_permission_ids: ["$read_members"] });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ id: "read:docs", description: "Read docs", contained_permission_ids: ["$read_members"] });
@@ -61,7 +78,7 @@ describe("team permission definitions", () => {
   });
 
   it("refuses an id that exists in either scope", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     expect((await define(project, "project", { id: "billing" })).status).toBe(201);
     const again = await define(project, "team", { id: "billing" });
     expectKnownError(again, "PERMISSION_ID_ALREADY_EXISTS", 400);
@@ -72,7 +89,7 @@ describe("team permission definitions", () => {
   });
 
   it("refuses contained permissions that are not defined in the scope", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     await define(project, "project", { id: "project_only" });
     const missing = await define(project, "team", { id: "a", contained_permission_ids: ["nope"] });
     expectKnownError(missing, "CONTAINED_PERMISSION_NOT_FOUND", 400);
@@ -86,7 +103,7 @@ describe("team permission definitions", () => {
   });
 
   it("refuses cycles, direct and through a chain, and changes nothing", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     await define(project, "team", { id: "c" });
     await define(project, "team", { id: "b", contained_permission_ids: ["c"] });
     await define(project, "team", { id: "a", contained_permission_ids: ["b"] });
@@ -100,7 +117,7 @@ describe("team permission definitions", () => {
   });
 
   it("answers PERMISSION_NOT_FOUND for unknown ids, system ids and the other scope's ids", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     await define(project, "project", { id: "proj" });
     for (const [method, path] of [
       ["PATCH", "/team-permission-definitions/unknown"],
@@ -119,7 +136,7 @@ describe("team permission definitions", () => {
   });
 
   it("checks ids with the protocol's rules", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     expectSchemaError(await define(project, "team", { id: "Upper" }), 'Only lowercase letters, numbers, ":", "_" are allowed');
     expectSchemaError(await define(project, "team", { id: "$update_team" }), 'Only lowercase letters, numbers, ":", "_" are allowed');
     expectSchemaError(await define(project, "team", { id: "ok", contained_permission_ids: ["$not_system"] }), "Invalid system permission");
@@ -130,7 +147,7 @@ describe("team permission definitions", () => {
   });
 
   it("is for admins only", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     for (const access of ["client", "server"] as const) {
       expectKnownError(await as(project, access, "/team-permission-definitions"), "INSUFFICIENT_ACCESS_TYPE", 401);
       expectKnownError(await as(project, access, "/project-permission-definitions", { method: "POST", body: { id: "x" } }), "INSUFFICIENT_ACCESS_TYPE", 401);
@@ -138,7 +155,7 @@ describe("team permission definitions", () => {
   });
 
   it("sees definitions written through a raw config override", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     await configure(project, { "rbac.permissions.from_config": { scope: "project", description: "From config" } });
     const list = await as(project, "admin", "/project-permission-definitions");
     expect(list.body.items).toEqual([{ id: "from_config", description: "From config", contained_permission_ids: [] }]);
@@ -147,7 +164,7 @@ describe("team permission definitions", () => {
 
 describe("ids that are JavaScript property names", () => {
   it("are ordinary permissions, through create, grant, rename and delete", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     expect((await define(project, "project", { id: "__proto__" })).status).toBe(201);
     expect((await define(project, "project", { id: "constructor", contained_permission_ids: ["__proto__"] })).status).toBe(201);
     const user = await as(project, "server", "/users", { method: "POST", body: {} });
@@ -166,21 +183,21 @@ describe("ids that are JavaScript property names", () => {
 
 describe("concurrent definition edits", () => {
   it("lose none of many creates made at once", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => define(project, "project", { id: `p${i}` })));
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
     expect((await as(project, "admin", "/project-permission-definitions")).body.items).toHaveLength(10);
   });
 
   it("let one of two creates of one id win", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     const responses = await Promise.all(Array.from({ length: 5 }, () => define(project, "team", { id: "same" })));
     expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
     for (const r of responses.filter((r) => r.status !== 201)) expectKnownError(r, "PERMISSION_ID_ALREADY_EXISTS", 400);
   });
 
   it("cannot close a cycle from two sides at once", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     await define(project, "team", { id: "a" });
     await define(project, "team", { id: "b" });
     const [ab, ba] = await Promise.all([
@@ -195,7 +212,7 @@ describe("concurrent definition edits", () => {
 
 describe("project permission definitions", () => {
   it("start empty and keep to the project scope", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     expect((await as(project, "admin", "/project-permission-definitions")).body).toEqual({ items: [], is_paginated: false });
     await define(project, "project", { id: "read" });
     const created = await define(project, "project", { id: "write", description: "Write", contained_permission_ids: ["read"] });

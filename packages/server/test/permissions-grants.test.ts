@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { grantDefaultTeamPermissions, hasTeamPermission } from "../src/services/team-permission-checks.js";
 import { getProject } from "../src/services/projects.js";
-import { createTestProject, type TestProject } from "./support/test-server.js";
+import { CONFIG_WITHOUT_TEAM_ROLES, createTestProject, type TestProject } from "./support/test-server.js";
 import { as, configure, createTeam, createUser, email, expectKnownError, expectSchemaError, server, signIn, useServerForFile } from "./support/users-fixture.js";
 
 useServerForFile();
@@ -18,7 +18,7 @@ const ids = (response: { body: { items: { id: string }[] } }) => response.body.i
 
 /** A project with one team, two members and a diamond: top ⊇ left, right ⊇ bottom. */
 async function diamondProject() {
-  const project = await createTestProject(server);
+  const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
   await define(project, "team", "bottom", ["$read_members"]);
   await define(project, "team", "left", ["bottom"]);
   await define(project, "team", "right", ["bottom"]);
@@ -156,7 +156,7 @@ describe("team permissions", () => {
     expect(wrongScope.body.details).toEqual({ permission_id: "project_wide", expected_scope: "team", actual_scope: "project" });
 
     // A user of another project is no user here.
-    const elsewhere = await createTestProject(server);
+    const elsewhere = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     const stranger = await createUser(elsewhere, { primary_email: email() });
     expectKnownError(await grantTeam(project, teamId, stranger.id, "top"), "USER_ID_DOES_NOT_EXIST", 400);
     expectKnownError(await grantTeam(elsewhere, teamId, alice.id, "top"), "USER_ID_DOES_NOT_EXIST", 400);
@@ -232,7 +232,7 @@ describe("team permissions", () => {
 
 describe("default team permissions", () => {
   it("gives a team's creator and its later members the project's default sets, skipping undefined ids", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     await define(project, "team", "team_admin", ["$update_team", "$delete_team", "$read_members", "$remove_members", "$invite_members", "$manage_api_keys"]);
     await define(project, "team", "team_member", ["$read_members", "$invite_members"]);
     await configure(project, {
@@ -253,7 +253,7 @@ describe("default team permissions", () => {
   });
 
   it("are granted by grantDefaultTeamPermissions to a member added by other means", async () => {
-    const project = await createTestProject(server);
+    const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
     await define(project, "team", "team_member", ["$read_members"]);
     await configure(project, { "rbac.defaultPermissions.teamMember": { team_member: true } });
     const member = await createUser(project, { primary_email: email() });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createTestProject, type TestProject } from "./support/test-server.js";
+import { CONFIG_WITHOUT_TEAM_ROLES, createTestProject, type TestProject } from "./support/test-server.js";
 import { as, configure, createUser, email, expectKnownError, expectSchemaError, server, signIn, useServerForFile } from "./support/users-fixture.js";
 
 useServerForFile();
@@ -14,7 +14,7 @@ const ids = (response: { body: { items: { id: string }[] } }) => response.body.i
 
 /** read ⊆ write ⊆ admin, and read ⊆ audit ⊆ admin: a diamond. */
 async function projectWithDiamond() {
-  const project = await createTestProject(server);
+  const project = await createTestProject(server, "Permissions", { configOverride: CONFIG_WITHOUT_TEAM_ROLES });
   await define(project, "project", "read");
   await define(project, "project", "write", ["read"]);
   await define(project, "project", "audit", ["read"]);

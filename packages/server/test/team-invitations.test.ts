@@ -21,17 +21,8 @@ useServerAndSmtpForFile();
 
 const INVITATION_PAGE = "https://app.example.com/handler/team-invitation";
 
-/** Team roles as the protocol's new projects have them: creators are admins, members may read and invite. */
-const TEAM_ROLES = {
-  "rbac.permissions.team_admin": {
-    scope: "team",
-    containedPermissionIds: { $update_team: true, $delete_team: true, $read_members: true, $remove_members: true, $invite_members: true, $manage_api_keys: true },
-  },
-  "rbac.permissions.team_member": { scope: "team", containedPermissionIds: { $read_members: true, $invite_members: true } },
-  "rbac.defaultPermissions.teamCreator": { team_admin: true },
-  "rbac.defaultPermissions.teamMember": { team_member: true },
-};
-const teamsProject = () => emailProject(TEAM_ROLES);
+// New projects come with the protocol's team roles: creators administer, members read and invite.
+const teamsProject = () => emailProject();
 
 /** A project with a team whose creator (signed in) holds the creator default permissions. */
 async function teamWithOwner(project: TestProject, name = "Rocket Team") {

@@ -71,11 +71,25 @@ async function writeProject(db: Db, id: string, update: ProjectUpdate): Promise<
 
 /**
  * What a new project starts with on top of the config defaults, as the protocol's hosted service creates
- * projects: email-and-password sign-in on and localhost allowed, so a fresh project works in development.
+ * projects: email-and-password sign-in on and localhost allowed, so a fresh project works in development,
+ * and the two team roles with their default grants.
  */
 export const NEW_PROJECT_CONFIG_OVERRIDE: Record<string, unknown> = {
   "auth.password.allowSignIn": true,
   "domains.allowLocalhost": true,
+  // The protocol's two team roles: a team's creator administers it, its members read and invite members.
+  "rbac.permissions.team_admin": {
+    description: "Default permission for team admins",
+    scope: "team",
+    containedPermissionIds: { $update_team: true, $delete_team: true, $read_members: true, $remove_members: true, $invite_members: true, $manage_api_keys: true },
+  },
+  "rbac.permissions.team_member": {
+    description: "Default permission for team members",
+    scope: "team",
+    containedPermissionIds: { $read_members: true, $invite_members: true },
+  },
+  "rbac.defaultPermissions.teamCreator": { team_admin: true },
+  "rbac.defaultPermissions.teamMember": { team_member: true },
 };
 
 export async function createProject(

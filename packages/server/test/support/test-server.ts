@@ -4,7 +4,7 @@ import { readEnv, type Env } from "../../src/env.js";
 import { createLogger } from "../../src/log.js";
 import { startServer, type RunningServer } from "../../src/server.js";
 import { createKeySet } from "../../src/services/api-keys.js";
-import { createProject } from "../../src/services/projects.js";
+import { createProject, NEW_PROJECT_CONFIG_OVERRIDE } from "../../src/services/projects.js";
 
 export interface TestServer extends RunningServer {
   env: Env;
@@ -70,8 +70,8 @@ export interface TestProject {
  * A fresh project with a full key set, so each test works on its own project. Projects are created by
  * signed-in internal-project users (issue 3); until then tests create them through the service.
  */
-export async function createTestProject(server: TestServer, displayName = "Test project"): Promise<TestProject> {
-  const project = await createProject(server.db, { displayName, description: null });
+export async function createTestProject(server: TestServer, displayName = "Test project", options: { configOverride?: Record<string, unknown> } = {}): Promise<TestProject> {
+  const project = await createProject(server.db, { displayName, description: null, ...options });
   const keys = await createKeySet(server.db, project.id, {
     description: "test keys",
     expiresAt: null,
@@ -91,3 +91,9 @@ export async function createTestProject(server: TestServer, displayName = "Test 
     },
   };
 }
+
+/**
+ * A new project's config without the protocol's default team roles (`team_admin`, `team_member` and their
+ * default grants), for suites that build their own permission graph from nothing.
+ */
+export const CONFIG_WITHOUT_TEAM_ROLES = Object.fromEntries(Object.entries(NEW_PROJECT_CONFIG_OVERRIDE).filter(([key]) => !key.startsWith("rbac.")));
