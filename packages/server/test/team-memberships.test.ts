@@ -181,6 +181,21 @@ describe("selected team", () => {
       expect(me.body.selected_team_id).toBeNull();
     }
   });
+
+  it("never deadlocks a selection racing the deletion of the team", async () => {
+    const project = await createTestProject(server);
+    const user = await signedInUser(project);
+    for (let round = 0; round < 10; round++) {
+      const team = await serverTeam(project, { creator_user_id: user.id }); // also selects it
+      const [select, remove] = await Promise.all([
+        as(project, "client", "/users/me", { method: "PATCH", tokens: user.tokens, body: { selected_team_id: team.id } }),
+        as(project, "server", `/teams/${team.id}`, { method: "DELETE" }),
+      ]);
+      expect(remove.status).toBe(200);
+      if (select.status !== 200) expectKnownError(select, "TEAM_MEMBERSHIP_NOT_FOUND", 404);
+      expect((await as(project, "client", "/users/me", { tokens: user.tokens })).body.selected_team_id).toBeNull();
+    }
+  });
 });
 
 describe("deleting a user", () => {

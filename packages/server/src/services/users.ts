@@ -148,6 +148,11 @@ export async function updateUser(db: Db, projectId: string, userId: string, upda
   const signIn: { email?: string } = {};
   try {
     return await db.transaction().execute(async (trx) => {
+      // Deleting a team locks the team, then its members' rows (the cascade); selecting it locks in the
+      // same order, so the two queue instead of deadlocking.
+      if (update.selectedTeamId && UUID.test(update.selectedTeamId)) {
+        await trx.selectFrom("teams").select("id").where("id", "=", update.selectedTeamId).forKeyShare().execute();
+      }
       const current = await trx.selectFrom("users").selectAll().where("project_id", "=", projectId).where("id", "=", userId).forUpdate().executeTakeFirst();
       if (!current) throw new KnownErrors.UserNotFound();
       if (update.selectedTeamId) {
