@@ -106,3 +106,46 @@ describe("admin app against a real server", () => {
     await expect(withNewKey.listUsers()).rejects.toBeInstanceOf(KnownErrors.InvalidSecretServerKey);
   });
 });
+
+describe("admin app of a project owner (internal-project session)", () => {
+  it("administers a project its user's team owns, through the owner's session", async () => {
+    const { WELL_KNOWN_DEV_KEYS } = await import("../../server/src/env.js");
+    const { createClientApp } = await import("../src/apps/client-app.js");
+    const { createAdminApp } = await import("../src/apps/admin-app.js");
+    const dashboard = createClientApp({ projectId: "internal", publishableClientKey: WELL_KNOWN_DEV_KEYS.publishableClientKey, baseUrl: live.server().url, tokenStore: "memory" });
+    await dashboard.signUpWithCredential({ email: email(), password: PASSWORD, noRedirect: true, verificationCallbackUrl: "http://localhost:3000/handler/email-verification" });
+
+    // Internal-project users get a personal team; $teams shows it.
+    const stop = dashboard.$teams.listen(() => {});
+    await expect.poll(() => dashboard.$teams.get().status).toBe("ready");
+    const teams = dashboard.$teams.get();
+    const [personalTeam] = teams.status === "ready" ? teams.value : [];
+    expect(personalTeam?.id).toEqual(expect.any(String));
+    stop();
+
+    // Creating projects is a dashboard call the core does not wrap; made by hand with the owner's token.
+    const { accessToken } = (await dashboard.session.getTokens(20_000))!;
+    const response = await fetch(`${live.server().url}/api/v1/internal/projects`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-stack-project-id": "internal",
+        "x-stack-access-type": "client",
+        "x-stack-publishable-client-key": WELL_KNOWN_DEV_KEYS.publishableClientKey,
+        "x-stack-access-token": accessToken!,
+      },
+      body: JSON.stringify({ display_name: "Owned", owner_team_id: personalTeam!.id }),
+    });
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as { id: string };
+
+    const admin = createAdminApp({ projectId: created.id, projectOwnerSession: dashboard.session, baseUrl: live.server().url, tokenStore: "memory" });
+    expect(await admin.getAdminProject()).toMatchObject({ id: created.id, displayName: "Owned", ownerTeamId: personalTeam!.id });
+    const keys = await admin.createInternalApiKey({ description: "first", expiresAt: new Date(Date.now() + 3_600_000), hasPublishableClientKey: true, hasSecretServerKey: false, hasSuperSecretAdminKey: false });
+    expect(keys.publishableClientKey).toEqual(expect.any(String));
+
+    // Once the owner has signed out, the same call is refused.
+    await dashboard.signOut();
+    await expect(admin.getAdminProject()).rejects.toBeInstanceOf(KnownErrors.AdminAuthenticationRequired);
+  });
+});
