@@ -2,14 +2,13 @@ import type { ReadableAtom } from "nanostores";
 import type { Session } from "../session/session.js";
 import { cachedStore, type CachedStore } from "../stores/cached-store.js";
 import { sessionStore, type SessionState } from "../stores/session-store.js";
-import type { AppUrls } from "../urls.js";
+import { withReturnTarget, type AppUrls } from "../urls.js";
 import type { Project } from "../wire/projects.js";
 import type { Team } from "../wire/teams.js";
 import type { CurrentUser } from "../wire/users.js";
 import { createAppContext, type AppContext, type AppOptions } from "./app-context.js";
 import { clientAuthActions } from "./client-auth-actions.js";
 import { clientUserActions } from "./client-user-actions.js";
-import { withReturnTarget } from "../urls.js";
 
 export interface ClientAppOptions extends AppOptions {
   publishableClientKey: string;
@@ -65,7 +64,7 @@ export function buildClientApp(ctx: AppContext) {
   // Called after a sign-in or sign-out: the subscription above has started the reload; wait for it.
   const afterSessionChange = () => pending;
 
-  user = clientUserActions(ctx, refreshUserData);
+  user = clientUserActions(ctx, refreshUserData, afterSessionChange);
   const auth = clientAuthActions(ctx, afterSessionChange);
 
   return {

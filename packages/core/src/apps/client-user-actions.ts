@@ -34,7 +34,11 @@ export interface ClientUserActions {
   getProject(): Promise<Project>;
 }
 
-export function clientUserActions(ctx: AppContext, afterChange: () => Promise<void>): ClientUserActions {
+/**
+ * `afterChange` reloads the user's stores after an edit; `afterSessionChange` waits for the reload a new
+ * session (the anonymous sign-up) has started.
+ */
+export function clientUserActions(ctx: AppContext, afterChange: () => Promise<void>, afterSessionChange: () => Promise<void>): ClientUserActions {
   let anonymousSignUp: Promise<void> | undefined;
 
   /** The user of the session, anonymous ones included; null when signed out. */
@@ -53,7 +57,7 @@ export function clientUserActions(ctx: AppContext, afterChange: () => Promise<vo
     anonymousSignUp ??= (async () => {
       const response = await ctx.call<SignInResponse>({ method: "POST", path: "/auth/anonymous/sign-up", body: {}, session: null });
       ctx.session.signIn({ accessToken: response.access_token, refreshToken: response.refresh_token });
-      await afterChange();
+      await afterSessionChange();
     })().finally(() => {
       anonymousSignUp = undefined;
     });
