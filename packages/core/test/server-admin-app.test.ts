@@ -1,5 +1,8 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { describe, expect, it } from "vitest";
+import { WELL_KNOWN_DEV_KEYS } from "../../server/src/env.js";
+import { createAdminApp } from "../src/apps/admin-app.js";
+import { createClientApp } from "../src/apps/client-app.js";
 import { requestTokenStore } from "../src/token-stores/request-token-store.js";
 import { memoryTokenStore } from "../src/token-stores/memory-token-store.js";
 import { PASSWORD, adminAppFor, clientAppFor, createTestProject, email, serverAppFor, useLiveServer } from "./support/live-server.js";
@@ -109,9 +112,6 @@ describe("admin app against a real server", () => {
 
 describe("admin app of a project owner (internal-project session)", () => {
   it("administers a project its user's team owns, through the owner's session", async () => {
-    const { WELL_KNOWN_DEV_KEYS } = await import("../../server/src/env.js");
-    const { createClientApp } = await import("../src/apps/client-app.js");
-    const { createAdminApp } = await import("../src/apps/admin-app.js");
     const dashboard = createClientApp({ projectId: "internal", publishableClientKey: WELL_KNOWN_DEV_KEYS.publishableClientKey, baseUrl: live.server().url, tokenStore: "memory" });
     await dashboard.signUpWithCredential({ email: email(), password: PASSWORD, noRedirect: true, verificationCallbackUrl: "http://localhost:3000/handler/email-verification" });
 

@@ -1,3 +1,4 @@
+import { UnsecuredJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { Session } from "../src/session/session.js";
 import { memoryTokenStore } from "../src/token-stores/memory-token-store.js";
@@ -128,7 +129,6 @@ describe("session state machine (SPEC §4)", () => {
   });
 
   it("treats an access token without exp as never expiring (SPEC §3)", async () => {
-    const { UnsecuredJWT } = await import("jose");
     const forever = new UnsecuredJWT({}).setSubject("u").encode();
     const refresher = manualRefresher();
     const session = new Session(memoryTokenStore({ accessToken: forever, refreshToken: null }), refresher.refresh, new ManualClock());

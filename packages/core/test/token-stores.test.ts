@@ -105,3 +105,9 @@ describe("request token store (server side)", () => {
     expect(() => requestTokenStore(projectId, request)).toThrow("Invalid x-stack-auth header");
   });
 });
+
+describe("cookie token store without a browser", () => {
+  it("explains what to use instead of document.cookie", () => {
+    expect(() => cookieTokenStore({ projectId })).toThrow("The cookie token store needs a browser document");
+  });
+});

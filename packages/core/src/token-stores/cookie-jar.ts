@@ -6,7 +6,8 @@ export interface CookieJar {
 }
 
 /** The page's cookies through `document.cookie` (path `/`, SameSite=Lax). */
-export function documentCookieJar(document: { cookie: string } = (globalThis as unknown as { document: { cookie: string } }).document): CookieJar {
+export function documentCookieJar(document: { cookie: string } | undefined = (globalThis as { document?: { cookie: string } }).document): CookieJar {
+  if (!document) throw new Error("The cookie token store needs a browser document; on a server pass a cookieJar, or use a request or memory token store.");
   return {
     get(name) {
       return parseCookieHeader(document.cookie).get(name);
