@@ -159,4 +159,21 @@ describe("client app against a real server", () => {
     expect(added).toMatchObject({ value: second, type: "email", isVerified: false, isPrimary: false, usedForAuth: false });
     expect(await app.listContactChannels()).toHaveLength(2);
   });
+
+  it("keeps $user and $session in step with sign-in and sign-out", async () => {
+    const { project, address } = await signedUpApp();
+    const { app } = clientAppFor(live.server(), project);
+    const users: Array<string | null> = [];
+    const stopUser = app.$user.subscribe((state) => state.status === "ready" && users.push(state.value?.primaryEmail ?? null));
+    const sessions: string[] = [];
+    const stopSession = app.$session.subscribe((state) => sessions.push(state.status));
+    await expect.poll(() => users).toEqual([null]);
+    await app.signInWithCredential({ email: address, password: PASSWORD, noRedirect: true });
+    expect(users.at(-1)).toBe(address);
+    await app.signOut();
+    expect(users.at(-1)).toBeNull();
+    expect(sessions).toEqual(["signed-out", "signed-in", "signed-out"]);
+    stopUser();
+    stopSession();
+  });
 });
