@@ -20,6 +20,7 @@ import { internalConfigRoutes } from "./routes/internal-config.js";
 import { projectsRoutes } from "./routes/projects.js";
 import { welcomeRoutes } from "./routes/welcome.js";
 import { teamInvitationsRoutes } from "./routes/team-invitations.js";
+import { projectApiKeysRoutes } from "./routes/project-api-keys.js";
 import { contactChannelsRoutes } from "./routes/contact-channels.js";
 import { passwordResetRoutes } from "./routes/auth-password-reset.js";
 import { otpAuthRoutes } from "./routes/auth-otp.js";
@@ -96,6 +97,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", notificationPreferencesRoutes());
   api.route("/", permissionsRoutes());
   api.route("/", teamInvitationsRoutes());
+  api.route("/", projectApiKeysRoutes());
   api.route("/", teamsRoutes());
   api.route("/", teamMembershipsRoutes());
   api.route("/", teamMemberProfilesRoutes());

@@ -10,3 +10,4 @@ export * from "./notification-preferences.js";
 export * from "./team-invitations.js";
 export * from "./permissions.js";
 export * from "./teams.js";
+export * from "./project-api-keys.js";

@@ -21,3 +21,13 @@ export function hashesEqual(presented: Uint8Array, stored: Uint8Array | null): b
   if (!stored || stored.length !== presented.length) return false;
   return timingSafeEqual(presented, stored);
 }
+
+/** Lowercase Crockford base32, the protocol's alphabet for codes and key secrets; 32 symbols, so `byte & 31` is uniform. */
+export const CROCKFORD_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+
+/** The protocol's secure random string: 45 characters of lowercase Crockford base32 (225 bits). */
+export function secureRandomString(length = 45): string {
+  let out = "";
+  for (const byte of randomBytes(length)) out += CROCKFORD_ALPHABET[byte & 31];
+  return out;
+}

@@ -3,6 +3,7 @@ import type { EmailTables } from "./schema-emails.js";
 import type { VerificationTables } from "./schema-verification.js";
 import type { NotificationTables } from "./schema-notifications.js";
 import type { PermissionTables } from "./schema-permissions.js";
+import type { ProjectApiKeyTables } from "./schema-project-api-keys.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -98,7 +99,7 @@ export interface SessionsTable {
   last_used_ip: string | null;
 }
 
-export interface Database extends EmailTables, VerificationTables, NotificationTables, PermissionTables {
+export interface Database extends EmailTables, VerificationTables, NotificationTables, PermissionTables, ProjectApiKeyTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;

@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { KnownErrors, type KnownError } from "@latchkey/protocol/errors";
 import { HTTPException } from "hono/http-exception";
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { Database } from "../db/schema.js";
 import type { VerificationCodesTable } from "../db/schema-verification.js";
-import { hashSecret } from "../crypto/secrets.js";
+import { CROCKFORD_ALPHABET, hashSecret, secureRandomString } from "../crypto/secrets.js";
 
 /**
  * One mechanism for every one-time code (issue 4, SPEC §4 "Verification codes"): email verification,
@@ -39,8 +38,7 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 
 export type VerificationCodeRow = Selectable<VerificationCodesTable>;
 
-/** The reference's alphabet (Crockford base32, lowercase); 32 symbols, so `byte & 31` is uniform. */
-const CODE_ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
+const CODE_ALPHABET = CROCKFORD_ALPHABET;
 export const CODE_LENGTH = 45;
 export const OTP_LENGTH = 6;
 /** Wrong OTP guesses allowed per code: 20 guesses at a 32^6 space is a 1 in 50 million chance. */
@@ -87,8 +85,7 @@ export interface PresentedCode {
 
 /** Makes a code; only its hashes are stored. */
 export async function createVerificationCode(db: Executor, input: NewVerificationCode): Promise<CreatedVerificationCode> {
-  let code = "";
-  for (const byte of randomBytes(CODE_LENGTH)) code += CODE_ALPHABET[byte & 31];
+  const code = secureRandomString(CODE_LENGTH);
   const nonce = code.slice(OTP_LENGTH);
   const expiresAt = new Date(Date.now() + input.expiresInMs);
   const row = await db
