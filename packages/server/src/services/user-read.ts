@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import type { Caches } from "../cache/caches.js";
 import type { Db } from "../db/connect.js";
 import type { ContactChannelsTable, TeamsTable } from "../db/schema.js";
+import { renderClientTeam, renderServerTeam } from "./teams.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 
 /** Reading users: the records behind the read shapes, and the client and server shapes themselves. */
@@ -41,20 +42,6 @@ export async function completeUserRecord(db: Db, user: UserRow): Promise<UserRec
   return record!;
 }
 
-function clientTeam(team: TeamRow) {
-  return {
-    id: team.id,
-    display_name: team.display_name,
-    profile_image_url: team.profile_image_url,
-    client_metadata: team.client_metadata ?? null,
-    client_read_only_metadata: team.client_read_only_metadata ?? null,
-  };
-}
-
-function serverTeam(team: TeamRow) {
-  return { ...clientTeam(team), created_at_millis: team.created_at.getTime(), server_metadata: team.server_metadata ?? null };
-}
-
 /** The server read shape of a user (server and admin callers, and `/users/me` with server access). */
 export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecord) {
   return {
@@ -63,7 +50,7 @@ export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecor
     primary_email_verified: primaryEmail?.is_verified ?? false,
     primary_email_auth_enabled: primaryEmail?.used_for_auth ?? false,
     display_name: user.display_name,
-    selected_team: selectedTeam ? serverTeam(selectedTeam) : null,
+    selected_team: selectedTeam ? renderServerTeam(selectedTeam) : null,
     selected_team_id: user.selected_team_id,
     profile_image_url: user.profile_image_url,
     signed_up_at_millis: user.created_at.getTime(),
@@ -101,7 +88,7 @@ export function renderClientUser(record: UserRecord) {
     otp_auth_enabled: s.otp_auth_enabled,
     passkey_auth_enabled: s.passkey_auth_enabled,
     is_anonymous: s.is_anonymous,
-    selected_team: record.selectedTeam ? clientTeam(record.selectedTeam) : null,
+    selected_team: record.selectedTeam ? renderClientTeam(record.selectedTeam) : null,
   };
 }
 
