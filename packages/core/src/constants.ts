@@ -27,3 +27,7 @@ export const CLIENT_VERSION = "latchkey-core@0.1.0";
 
 /** Default handler base path (SPEC.md §2). */
 export const DEFAULT_HANDLER_PATH = "/handler";
+
+/** OAuth sign-in keeps its PKCE verifier in this cookie (one per state) for an hour (SPEC.md §4). */
+export const oauthVerifierCookieName = (state: string): string => `stack-oauth-outer-${state}`;
+export const OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS = 3_600;

@@ -41,4 +41,6 @@ export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate } fr
 export * as constants from "./constants.js";
 
 // Known errors come from the shared catalogue: `error instanceof KnownErrors.UserNotFound`.
-export { KnownError, KnownErrors } from "@latchkey/protocol/errors";
+// (Importing `KnownErrors` declares the whole catalogue; bundles that never name it stay small.)
+export { KnownError } from "@latchkey/protocol/errors/known-error";
+export { KnownErrors } from "@latchkey/protocol/errors";

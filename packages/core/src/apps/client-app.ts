@@ -8,6 +8,7 @@ import type { Team } from "../wire/teams.js";
 import type { CurrentUser } from "../wire/users.js";
 import { createAppContext, type AppContext, type AppOptions } from "./app-context.js";
 import { clientAuthActions } from "./client-auth-actions.js";
+import { clientOAuthActions } from "./client-oauth.js";
 import { clientUserActions } from "./client-user-actions.js";
 
 export interface ClientAppOptions extends AppOptions {
@@ -39,11 +40,11 @@ export type ClientApp = ReturnType<typeof buildClientApp>;
  * ```
  */
 export function createClientApp(options: ClientAppOptions): ClientApp {
-  return buildClientApp(createAppContext(options, "client"));
+  return buildClientApp(createAppContext(options, "client"), options);
 }
 
 /** The client app over a context; server and admin apps reuse it with their own access type. */
-export function buildClientApp(ctx: AppContext) {
+export function buildClientApp(ctx: AppContext, options: { publishableClientKey?: string; baseUrl?: string } = {}) {
   const { session } = ctx;
   let user: ReturnType<typeof clientUserActions>;
   const $user = cachedStore(() => user.getUser(), ctx.clock);
@@ -78,6 +79,7 @@ export function buildClientApp(ctx: AppContext) {
     $teams,
     ...auth,
     ...user,
+    ...clientOAuthActions(ctx, options.publishableClientKey, options.baseUrl),
     /** Goes to the sign-in page, carrying the current page as `after_auth_return_to`. */
     redirectToSignIn: (options: { replace?: boolean } = {}) => ctx.redirect(withReturnTarget(ctx.urls.signIn, ctx.currentUrl()), options),
     redirectToSignUp: (options: { replace?: boolean } = {}) => ctx.redirect(withReturnTarget(ctx.urls.signUp, ctx.currentUrl()), options),

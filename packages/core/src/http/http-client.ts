@@ -1,4 +1,5 @@
-import { KnownError, KnownErrors, knownErrorFromJson } from "@latchkey/protocol/errors";
+import { KnownError, knownErrorFromJson } from "@latchkey/protocol/errors/known-error";
+import { InvalidAccessToken, InvalidAdminAccessToken } from "./client-errors.js";
 import type { Clock } from "../clock.js";
 import { ACCESS_TOKEN_FRESHNESS_MILLIS, CLIENT_VERSION } from "../constants.js";
 import { HttpStatusError, NetworkError, OfflineError, ProtocolViolationError } from "./errors.js";
@@ -99,11 +100,11 @@ export class HttpClient {
     }
     const knownError = await readKnownError(response);
     if (knownError) {
-      if (knownError instanceof KnownErrors.InvalidAccessToken && tokens?.accessToken) {
+      if (knownError instanceof InvalidAccessToken && tokens?.accessToken) {
         request.session!.markAccessTokenExpired(tokens.accessToken);
         return { done: false, error: knownError, waitMillis: 0 };
       }
-      if (knownError instanceof KnownErrors.InvalidAdminAccessToken && ownerTokens?.accessToken) {
+      if (knownError instanceof InvalidAdminAccessToken && ownerTokens?.accessToken) {
         this.options.projectOwnerSession!.markAccessTokenExpired(ownerTokens.accessToken);
         return { done: false, error: knownError, waitMillis: 0 };
       }

@@ -71,9 +71,18 @@ export interface KnownErrorDefinition<A extends unknown[] | [], D = undefined> {
 type KnownErrorBase = new (status: number, message: string, details?: KnownErrorDetails) => KnownError;
 
 /**
+ * Every class declared so far, by code: what a client can rebuild a response body as. Declaring registers,
+ * and the declaring functions are marked free of side effects, so a browser bundle keeps (and registers)
+ * only the errors its code refers to; any other code is rebuilt as a plain `KnownError` with that code,
+ * message and details. The server imports the whole catalogue, so it knows every class.
+ */
+const classesByCode = new Map<string, KnownErrorClass<any, any>>();
+
+/**
  * Declares one known error; the returned class is thrown on the server and rebuilt on the client.
  * (`A extends unknown[] | []` makes TypeScript read the array literals `fromDetails` returns as tuples.)
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function defineKnownError<A extends unknown[] | [], D = undefined>(
   code: string,
   definition: KnownErrorDefinition<A, D>,
@@ -91,6 +100,7 @@ export function defineKnownError<A extends unknown[] | [], D = undefined>(
     }
   };
   Object.defineProperty(Defined, "name", { value: code });
+  classesByCode.set(code, Defined as unknown as KnownErrorClass<A, D>);
   return Defined as unknown as KnownErrorClass<A, D>;
 }
 
@@ -99,6 +109,7 @@ export function defineKnownError<A extends unknown[] | [], D = undefined>(
  * the whole family (e.g. every invalid-access-token error). Constructed directly it takes status, message
  * and details, which is also how a client rebuilds it from a body.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function defineKnownErrorFamily(code: string, parent?: KnownErrorClass<any, any>): KnownErrorClass<[number, string, KnownErrorDetails?]> {
   const Parent = (parent ?? KnownError) as unknown as typeof KnownError;
   const Family = class extends Parent {
@@ -107,6 +118,7 @@ export function defineKnownErrorFamily(code: string, parent?: KnownErrorClass<an
     static readonly status: number = 400;
   };
   Object.defineProperty(Family, "name", { value: code });
+  classesByCode.set(code, Family as unknown as KnownErrorClass<any, any>);
   return Family as unknown as KnownErrorClass<[number, string, KnownErrorDetails?]>;
 }
 
@@ -130,4 +142,42 @@ export function reviveKnownError(
     error.name = `KnownError<${code}>`;
   }
   return error;
+}
+
+/** Declares classes again, for bundles that must keep classes they never name (family members). */
+export function registerKnownErrors(classes: ReadonlyArray<KnownErrorClass<any, any>>): void {
+  for (const ErrorClass of classes) classesByCode.set(ErrorClass.code, ErrorClass);
+}
+
+/**
+ * The class declared for a wire code, or `undefined` for a code not declared here (a newer server, or a
+ * browser bundle that left the class out).
+ *
+ * @example
+ * ```ts
+ * knownErrorClassByCode("TEAM_NOT_FOUND") === KnownErrors.TeamNotFound; // true
+ * ```
+ */
+export function knownErrorClassByCode(code: string): KnownErrorClass<any, any> | undefined {
+  return classesByCode.get(code);
+}
+
+/**
+ * Rebuilds the error a response body describes, for clients: an instance of the declared class for the
+ * body's code (so `instanceof` works on the class and on its families) whose message, status and details
+ * are the body's, verbatim. An undeclared code gives a plain `KnownError` whose `code` is the body's.
+ *
+ * @example
+ * ```ts
+ * const body = await response.json();
+ * const error = knownErrorFromJson(body, response.status);
+ * if (error instanceof KnownErrors.TeamNotFound) console.log(error.details.team_id);
+ * ```
+ */
+export function knownErrorFromJson(json: { code: string; error: string; details?: unknown }, statusCode: number): KnownError {
+  const details = json.details as KnownErrorDetails | undefined;
+  const ErrorClass = knownErrorClassByCode(json.code);
+  return ErrorClass
+    ? reviveKnownError(ErrorClass, statusCode, json.error, details)
+    : reviveKnownError(KnownError, statusCode, json.error, details, json.code);
 }

@@ -1,0 +1,80 @@
+import type { ClientApp } from "@latchkey/core";
+import { LitElement } from "lit";
+import type { ReadableAtom } from "nanostores";
+import { findApp, onAppChange } from "./app-registry.js";
+import { adoptStyles } from "./styles.js";
+
+let nextId = 0;
+
+/**
+ * The base of every element. Elements render into the light DOM, not a shadow root: browsers' password
+ * managers and autofill reliably see only forms in the document tree, and sign-in forms must be fillable and
+ * savable. Styles are one stylesheet adopted once per document (see styles.ts), with zero specificity so
+ * pages can override anything with plain CSS.
+ */
+export class AuthElement extends LitElement {
+  /** The app this element works with (closest `<auth-app>`, else the page default). */
+  protected app: ClientApp | undefined;
+  /** A prefix for ids of this instance's labels and inputs. */
+  protected readonly uid = `lk${++nextId}`;
+  private stopListening: (() => void) | undefined;
+  private readonly watched: Array<{ select: (app: ClientApp) => ReadableAtom<unknown>; unsubscribe?: () => void; value?: unknown }> = [];
+
+  protected override createRenderRoot(): HTMLElement {
+    adoptStyles(this.getRootNode() as Document | ShadowRoot);
+    return this;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.stopListening = onAppChange(() => this.attachApp());
+    this.attachApp();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopListening?.();
+    for (const entry of this.watched) entry.unsubscribe?.();
+  }
+
+  /**
+   * Subscribes to one of the app's stores for as long as the element is connected and returns a reader of
+   * its latest value. Call in the constructor.
+   */
+  protected watch<T>(select: (app: ClientApp) => ReadableAtom<T>): () => T | undefined {
+    const entry: (typeof this.watched)[number] = { select };
+    this.watched.push(entry);
+    return () => entry.value as T | undefined;
+  }
+
+  /** Called once an app is known (and again if it changes). */
+  protected appAttached(_app: ClientApp): void {}
+
+  private attachApp(): void {
+    const app = findApp(this);
+    if (!app || app === this.app) return;
+    this.app = app;
+    for (const entry of this.watched) {
+      entry.unsubscribe?.();
+      entry.unsubscribe = entry.select(app).subscribe((value) => {
+        entry.value = value;
+        this.requestUpdate();
+      });
+    }
+    this.appAttached(app);
+    this.requestUpdate();
+  }
+
+  /** Fires a bubbling, composed event, so frameworks and pages can listen anywhere above. */
+  protected emit(type: string, detail?: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  /** Moves focus to the new step's heading (or first field) after a step change, for keyboard and screen-reader users. */
+  protected focusStep(): void {
+    void this.updateComplete.then(() => {
+      const target = this.querySelector<HTMLElement>("[autofocus]") ?? this.querySelector<HTMLElement>("h2");
+      target?.focus();
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { createClientApp, type ClientApp } from "@latchkey/core";
+import { ReactiveElement } from "lit";
+import { announceAppChange, type AppHost } from "../base/app-registry.js";
+
+/**
+ * Configures Latchkey once for the elements inside it. Give either the attributes (the element creates
+ * the app) or set the `app` property to an app made with `@latchkey/core`'s `createClientApp`.
+ *
+ * @element auth-app
+ * @attr project-id - The project's id.
+ * @attr publishable-client-key - The project's publishable client key.
+ * @attr base-url - The Latchkey server, e.g. `https://auth.example.com`.
+ * @attr handler-path - Where the handler pages live (default `/handler`).
+ * @attr theme - `light` or `dark` for every element inside; default follows the system.
+ */
+export class AuthAppElement extends ReactiveElement implements AppHost {
+  static override properties = {
+    projectId: { type: String, attribute: "project-id" },
+    publishableClientKey: { type: String, attribute: "publishable-client-key" },
+    baseUrl: { type: String, attribute: "base-url" },
+    handlerPath: { type: String, attribute: "handler-path" },
+  };
+
+  declare projectId: string | undefined;
+  declare publishableClientKey: string | undefined;
+  declare baseUrl: string | undefined;
+  declare handlerPath: string | undefined;
+  private given: ClientApp | undefined;
+  private created: { app: ClientApp; key: string } | undefined;
+
+  /** The app of the elements inside: the one set, else one made from the attributes. */
+  get app(): ClientApp | undefined {
+    if (this.given) return this.given;
+    const { projectId, publishableClientKey, baseUrl, handlerPath } = this;
+    if (!projectId || !publishableClientKey || !baseUrl) return undefined;
+    const key = JSON.stringify([projectId, publishableClientKey, baseUrl, handlerPath]);
+    if (this.created?.key !== key) {
+      this.created = { key, app: createClientApp({ projectId, publishableClientKey, baseUrl, urls: handlerPath ? { handler: handlerPath } : undefined }) };
+    }
+    return this.created.app;
+  }
+
+  set app(app: ClientApp | undefined) {
+    this.given = app;
+    announceAppChange();
+  }
+
+  // Its children are the page's own markup: nothing to render, no shadow root.
+  protected override createRenderRoot(): HTMLElement {
+    return this;
+  }
+
+  protected override updated(): void {
+    announceAppChange();
+  }
+}

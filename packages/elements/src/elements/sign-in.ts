@@ -1,0 +1,155 @@
+import { KnownError, type Loadable, type Project } from "@latchkey/core";
+import { html, nothing, type TemplateResult } from "lit";
+import { AuthElement } from "../base/auth-element.js";
+import { describeError, type ShownError } from "../base/errors.js";
+import { field, formError, formValues, submit } from "../base/forms.js";
+import { carryReturnTarget } from "../base/navigation.js";
+import { projectGate } from "../base/project-gate.js";
+import { providerName } from "../base/provider-names.js";
+
+/** SPEC.md §4: the MFA page reads the attempt code from session storage under this key. */
+export const MFA_ATTEMPT_CODE_KEY = "stack_mfa_attempt_code";
+
+type Step = { name: "methods"; mode: "password" | "email-code" } | { name: "code"; email: string; nonce: string };
+
+/**
+ * Sign-in form showing exactly the methods the project enables: email and password, an emailed
+ * one-time code / magic link (with a code entry step), and OAuth providers. Links to sign-up and
+ * forgot-password carry `after_auth_return_to`.
+ *
+ * @element auth-sign-in
+ * @fires auth-signed-in - After a successful sign-in; detail `{ userId, isNewUser }`.
+ * @attr no-redirect - Stay on the page after signing in instead of going to after-sign-in.
+ * @attr theme - `light` or `dark`; default follows the system.
+ * @cssprop --auth-color-primary - Buttons and links.
+ * @csspart card - The box around the form.
+ * @csspart input - Every text input.
+ * @csspart submit - The submit button.
+ * @csspart oauth-button - Each "Continue with …" button.
+ * @csspart error - The form-level error.
+ */
+export class AuthSignInElement extends AuthElement {
+  static override properties = {
+    noRedirect: { type: Boolean, attribute: "no-redirect" },
+    step: { state: true },
+    busy: { state: true },
+    error: { state: true },
+  };
+
+  declare noRedirect: boolean;
+  declare step: Step | undefined;
+  declare busy: boolean;
+  declare error: ShownError | null;
+  private readonly project = this.watch((app) => app.$project);
+
+  constructor() {
+    super();
+    this.noRedirect = false;
+    this.busy = false;
+    this.error = null;
+  }
+
+  protected override render(): TemplateResult {
+    return html`<div class="lk-card" part="card">${projectGate(this.project() as Loadable<Project> | undefined, (project) => this.renderReady(project))}</div>`;
+  }
+
+  private renderReady(project: Project): TemplateResult {
+    const { credentialEnabled, magicLinkEnabled, oauthProviders, signUpEnabled } = project.config;
+    const step: Step = this.step ?? { name: "methods", mode: credentialEnabled ? "password" : "email-code" };
+    if (step.name === "code") return this.renderCodeStep(step);
+
+    const emailForms = credentialEnabled || magicLinkEnabled;
+    return html`<h2 tabindex="-1">Sign in</h2>
+      ${oauthProviders.length ? html`<div class="lk-stack">${oauthProviders.map((p) => html`<button part="oauth-button" type="button" ?disabled=${this.busy} @click=${() => this.oauth(p.id)}>Continue with ${providerName(p.id)}</button>`)}</div>` : nothing}
+      ${oauthProviders.length && emailForms ? html`<div class="lk-or">or</div>` : nothing}
+      ${step.mode === "password" && credentialEnabled ? this.renderPasswordForm() : nothing}
+      ${step.mode === "email-code" && magicLinkEnabled ? this.renderEmailCodeForm() : nothing}
+      ${!emailForms && !oauthProviders.length ? html`<p>No sign-in method is enabled for this project.</p>` : nothing}
+      ${credentialEnabled && magicLinkEnabled
+        ? html`<button class="lk-link" type="button" @click=${() => this.switchMode(step.mode === "password" ? "email-code" : "password")}>${step.mode === "password" ? "Email me a sign-in code instead" : "Sign in with a password instead"}</button>`
+        : nothing}
+      <div class="lk-footer">
+        ${credentialEnabled && step.mode === "password" ? html`<a part="link" href=${carryReturnTarget(this.app!.urls.forgotPassword)}>Forgot password?</a>` : nothing}
+        ${signUpEnabled ? html`<span>No account? <a part="link" href=${carryReturnTarget(this.app!.urls.signUp)}>Sign up</a></span>` : nothing}
+      </div>`;
+  }
+
+  private renderPasswordForm(): TemplateResult {
+    return html`<form @submit=${this.signInWithPassword}>
+      ${field({ uid: this.uid, name: "email", label: "Email", type: "email", autocomplete: "username", error: this.error })}
+      ${field({ uid: this.uid, name: "password", label: "Password", type: "password", autocomplete: "current-password", error: this.error })}
+      ${formError(this.error)} ${submit("Sign in", "Signing in…", this.busy)}
+    </form>`;
+  }
+
+  private renderEmailCodeForm(): TemplateResult {
+    return html`<form @submit=${this.sendCode}>
+      ${field({ uid: this.uid, name: "email", label: "Email", type: "email", autocomplete: "username", error: this.error })}
+      ${formError(this.error)} ${submit("Send sign-in code", "Sending…", this.busy)}
+    </form>`;
+  }
+
+  private renderCodeStep(step: { email: string; nonce: string }): TemplateResult {
+    return html`<h2 tabindex="-1">Check your email</h2>
+      <p>We sent a sign-in link and a code to <strong>${step.email}</strong>. Open the link, or enter the code here.</p>
+      <form @submit=${(event: Event) => this.signInWithCode(event, step.nonce)}>
+        ${field({ uid: this.uid, name: "code", label: "Code", autocomplete: "one-time-code", error: this.error, autofocus: true, minlength: 6, maxlength: 6 })}
+        ${formError(this.error)} ${submit("Sign in", "Signing in…", this.busy)}
+      </form>
+      <button class="lk-link" type="button" @click=${() => this.switchMode("email-code")}>Use a different email</button>`;
+  }
+
+  private switchMode(mode: "password" | "email-code"): void {
+    this.step = { name: "methods", mode };
+    this.error = null;
+    this.focusStep();
+  }
+
+  private async run(action: () => Promise<void>): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = null;
+    try {
+      await action();
+    } catch (error) {
+      if (error instanceof KnownError && error.code === "MULTI_FACTOR_AUTHENTICATION_REQUIRED") {
+        sessionStorage.setItem(MFA_ATTEMPT_CODE_KEY, String(error.details?.attempt_code ?? ""));
+        await this.app!.redirectTo("mfa");
+        return;
+      }
+      this.error = describeError(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private signInWithPassword = (event: Event): Promise<void> => {
+    const { email = "", password = "" } = formValues(event);
+    return this.run(async () => {
+      const result = await this.app!.signInWithCredential({ email, password, noRedirect: this.noRedirect });
+      this.emit("auth-signed-in", result);
+    });
+  };
+
+  private sendCode = (event: Event): Promise<void> => {
+    const { email = "" } = formValues(event);
+    return this.run(async () => {
+      const { nonce } = await this.app!.sendMagicLinkEmail(email);
+      this.step = { name: "code", email, nonce };
+      this.focusStep();
+    });
+  };
+
+  private signInWithCode(event: Event, nonce: string): Promise<void> {
+    const { code = "" } = formValues(event);
+    return this.run(async () => {
+      // Codes are mailed in capitals for legibility; the code itself is lower case.
+      const result = await this.app!.signInWithCode(code.trim().toLowerCase() + nonce, { noRedirect: this.noRedirect });
+      this.emit("auth-signed-in", result);
+    });
+  }
+
+  private oauth(provider: string): Promise<void> {
+    return this.run(() => this.app!.signInWithOAuth(provider));
+  }
+}

@@ -1,0 +1,118 @@
+import type { CurrentUser, Loadable } from "@latchkey/core";
+import { html, nothing, type TemplateResult } from "lit";
+import { AuthElement } from "../base/auth-element.js";
+
+/**
+ * The signed-in user's avatar and name with a menu (account settings, sign out); a sign-in link when
+ * signed out. The menu follows the WAI-ARIA menu button pattern: Enter/Space/ArrowDown open it and focus the
+ * first item, arrow keys move, Escape closes and returns focus to the button.
+ *
+ * @element auth-user-button
+ * @fires auth-signed-out - After signing out from the menu.
+ * @attr show-name - Show the user's name next to the avatar.
+ * @attr theme - `light` or `dark`; default follows the system.
+ * @csspart button - The avatar button.
+ * @csspart avatar - The avatar.
+ * @csspart menu - The menu.
+ */
+export class AuthUserButtonElement extends AuthElement {
+  static override properties = { showName: { type: Boolean, attribute: "show-name" }, open: { state: true } };
+
+  declare showName: boolean;
+  declare open: boolean;
+  private readonly user = this.watch((app) => app.$user);
+
+  constructor() {
+    super();
+    this.showName = false;
+    this.open = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener("click", this.closeOnOutsideClick);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener("click", this.closeOnOutsideClick);
+  }
+
+  protected override render(): TemplateResult {
+    const state = this.user() as Loadable<CurrentUser | null> | undefined;
+    if (state?.status !== "ready") return html`<span class="lk-note" role="status">${state?.status === "error" ? "Account unavailable" : "Loading…"}</span>`;
+    const user = state.value;
+    if (!user) return html`<a class="lk-button lk-primary" part="button" href=${this.app!.urls.signIn}>Sign in</a>`;
+    const name = user.displayName ?? user.primaryEmail ?? "Account";
+    return html`<div class="lk-ub">
+      <button part="button" type="button" id=${`${this.uid}-button`} aria-haspopup="menu" aria-expanded=${this.open ? "true" : "false"}
+        aria-controls=${`${this.uid}-menu`} aria-label=${this.showName ? nothing : `Account menu for ${name}`} @click=${this.toggle} @keydown=${this.buttonKeys}>
+        <span class="lk-avatar" part="avatar" aria-hidden="true">${user.profileImageUrl ? html`<img src=${user.profileImageUrl} alt="" />` : initials(name)}</span>
+        ${this.showName ? html`<span>${name}</span>` : nothing}
+      </button>
+      <ul class="lk-menu" part="menu" role="menu" id=${`${this.uid}-menu`} aria-labelledby=${`${this.uid}-button`} ?hidden=${!this.open} @keydown=${this.menuKeys}>
+        <li role="none" class="lk-menu-head">${user.primaryEmail ?? name}</li>
+        <li role="none"><a role="menuitem" class="lk-button" tabindex="-1" href=${this.app!.urls.accountSettings}>Account settings</a></li>
+        <li role="none"><button role="menuitem" type="button" tabindex="-1" @click=${this.signOut}>Sign out</button></li>
+      </ul>
+    </div>`;
+  }
+
+  private items(): HTMLElement[] {
+    return [...this.querySelectorAll<HTMLElement>("[role=menuitem]")];
+  }
+
+  private async setOpen(open: boolean, focus: "first" | "last" | "button" | null): Promise<void> {
+    this.open = open;
+    await this.updateComplete;
+    const items = this.items();
+    if (focus === "first") items[0]?.focus();
+    else if (focus === "last") items.at(-1)?.focus();
+    else if (focus === "button") this.querySelector<HTMLElement>(".lk-ub>button")?.focus();
+  }
+
+  private toggle = (event: MouseEvent): void => {
+    // Keyboard "clicks" (Enter/Space) arrive here too, with detail 0: open with focus on the first item.
+    void this.setOpen(!this.open, this.open ? null : event.detail === 0 ? "first" : null);
+  };
+
+  private buttonKeys = (event: KeyboardEvent): void => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      void this.setOpen(true, event.key === "ArrowDown" ? "first" : "last");
+    }
+  };
+
+  private menuKeys = (event: KeyboardEvent): void => {
+    const items = this.items();
+    const index = items.indexOf(document.activeElement as HTMLElement);
+    const move = (to: number) => items[(to + items.length) % items.length]?.focus();
+    if (event.key === "ArrowDown") move(index + 1);
+    else if (event.key === "ArrowUp") move(index - 1);
+    else if (event.key === "Home") move(0);
+    else if (event.key === "End") move(items.length - 1);
+    else if (event.key === "Escape") void this.setOpen(false, "button");
+    else if (event.key === "Tab") void this.setOpen(false, null);
+    else return;
+    if (event.key !== "Tab") event.preventDefault();
+  };
+
+  private closeOnOutsideClick = (event: MouseEvent): void => {
+    if (this.open && !event.composedPath().includes(this)) this.open = false;
+  };
+
+  private signOut = async (): Promise<void> => {
+    this.open = false;
+    try {
+      await this.app!.signOut();
+    } finally {
+      // Signed out locally even when the server could not be reached (core's signOut clears first).
+      this.emit("auth-signed-out");
+    }
+  };
+}
+
+function initials(name: string): string {
+  const parts = name.split(/[\s@.]+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? "?") + (parts[1]?.[0] ?? "")).toUpperCase();
+}

@@ -1,0 +1,74 @@
+/**
+ * @latchkey/elements: drop-in sign-in, sign-up, user button and handler pages as web components (Lit),
+ * rendering into the light DOM so password managers see their forms. Importing this module defines the
+ * elements; `init()` configures the page's default app.
+ *
+ * @example
+ * ```html
+ * <script src="https://auth.example.com/latchkey.iife.js"></script>
+ * <script>Latchkey.init({ projectId: "…", publishableClientKey: "…", baseUrl: "https://auth.example.com" });</script>
+ * <auth-sign-in></auth-sign-in>
+ * ```
+ */
+import { createClientApp, type ClientApp, type ClientAppOptions } from "@latchkey/core";
+import { setDefaultApp } from "./base/app-registry.js";
+import { AuthAppElement } from "./elements/app.js";
+import { AuthEmailVerificationElement } from "./elements/email-verification.js";
+import { AuthForgotPasswordElement } from "./elements/forgot-password.js";
+import { AuthHandlerElement } from "./elements/handler.js";
+import { AuthMagicLinkCallbackElement } from "./elements/magic-link-callback.js";
+import { AuthPasswordResetElement } from "./elements/password-reset.js";
+import { AuthSignInElement } from "./elements/sign-in.js";
+import { AuthSignUpElement } from "./elements/sign-up.js";
+import { AuthUserButtonElement } from "./elements/user-button.js";
+
+export { setDefaultApp, getDefaultApp } from "./base/app-registry.js";
+export { MFA_ATTEMPT_CODE_KEY } from "./elements/sign-in.js";
+export {
+  AuthAppElement,
+  AuthEmailVerificationElement,
+  AuthForgotPasswordElement,
+  AuthHandlerElement,
+  AuthMagicLinkCallbackElement,
+  AuthPasswordResetElement,
+  AuthSignInElement,
+  AuthSignUpElement,
+  AuthUserButtonElement,
+};
+
+/** Creates the page's app and makes it the default for every element not inside an `<auth-app>`. */
+export function init(options: ClientAppOptions): ClientApp {
+  const app = createClientApp(options);
+  setDefaultApp(app);
+  return app;
+}
+
+const ELEMENTS: Record<string, CustomElementConstructor> = {
+  "auth-app": AuthAppElement,
+  "auth-sign-in": AuthSignInElement,
+  "auth-sign-up": AuthSignUpElement,
+  "auth-forgot-password": AuthForgotPasswordElement,
+  "auth-password-reset": AuthPasswordResetElement,
+  "auth-email-verification": AuthEmailVerificationElement,
+  "auth-magic-link-callback": AuthMagicLinkCallbackElement,
+  "auth-user-button": AuthUserButtonElement,
+  "auth-handler": AuthHandlerElement,
+};
+// `auth-app` first: elements inside it look for it when they connect.
+for (const [name, element] of Object.entries(ELEMENTS)) {
+  if (!customElements.get(name)) customElements.define(name, element);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "auth-app": AuthAppElement;
+    "auth-sign-in": AuthSignInElement;
+    "auth-sign-up": AuthSignUpElement;
+    "auth-forgot-password": AuthForgotPasswordElement;
+    "auth-password-reset": AuthPasswordResetElement;
+    "auth-email-verification": AuthEmailVerificationElement;
+    "auth-magic-link-callback": AuthMagicLinkCallbackElement;
+    "auth-user-button": AuthUserButtonElement;
+    "auth-handler": AuthHandlerElement;
+  }
+}
