@@ -27,6 +27,8 @@ export class AuthElement extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // The stylesheet's hook (styles.ts); also lets pages style every Latchkey element at once.
+    this.classList.add("lk");
     this.stopListening = onAppChange(() => this.attachApp());
     this.attachApp();
   }

@@ -28,6 +28,7 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk :focus-visible){outline:2px solid var(--lk-primary);outline-offset:2px}
 :where(.lk a){color:var(--lk-primary)}
 :where(.lk-link){background:none!important;border:0!important;padding:0!important;color:var(--lk-primary)!important;font-weight:400!important;text-decoration:underline}
+:where(.lk-link,.lk-footer a){display:inline-block;min-height:24px;line-height:24px}
 :where(.lk-error){color:var(--lk-error);margin:0;font-size:.93em}
 :where(.lk-alert){color:var(--lk-error);border:1px solid var(--lk-error);border-radius:var(--lk-r);padding:.5rem .75rem;margin:0}
 :where(.lk-note){color:var(--lk-muted);font-size:.93em}

@@ -3,6 +3,8 @@ import type { AuthAppElement } from "../../src/index.js";
 import "../../src/index.js";
 import type { BrowserTestProject } from "./harness.js";
 
+export { fill, until } from "./dom.js";
+
 export interface Mounted {
   app: ClientApp;
   host: AuthAppElement;
@@ -50,28 +52,6 @@ export async function mount(project: BrowserTestProject, markup: string, options
 
 export function unmountAll(): void {
   for (const host of document.querySelectorAll("auth-app")) host.remove();
-}
-
-/** Waits until `check` returns something truthy (polling every 20 ms), or fails after `ms`. */
-export async function until<T>(check: () => T, ms = 10_000, what = "condition"): Promise<NonNullable<T>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    let value: T | undefined;
-    try {
-      value = check();
-    } catch {
-      value = undefined;
-    }
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-/** Fills an input as typing would (value + input event). */
-export function fill(input: HTMLInputElement, value: string): void {
-  input.value = value;
-  input.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
 /** The text of what is visible as an alert, whitespace collapsed. */

@@ -1,0 +1,85 @@
+import { expect } from "@esm-bundle/chai";
+import { createProject, createUser, uniqueEmail } from "./support/harness.js";
+import { fill, mount, unmountAll, until } from "./support/mount.js";
+
+/**
+ * axe-core (WCAG 2.0/2.1/2.2 A and AA rules) over each element in its states, in light and dark themes:
+ * zero violations. The stories get the same check in the Storybook suite.
+ */
+interface AxeResult {
+  violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }>;
+}
+declare global {
+  interface Window {
+    axe?: { run(context: Element, options: unknown): Promise<AxeResult> };
+  }
+}
+
+async function axe(context: Element): Promise<string[]> {
+  if (!window.axe) {
+    await new Promise<void>((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = "/node_modules/axe-core/axe.min.js";
+      script.onload = () => resolve();
+      script.onerror = reject;
+      document.head.append(script);
+    });
+  }
+  const result = await window.axe!.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+describe("accessibility (axe)", () => {
+  afterEach(unmountAll);
+
+  for (const theme of ["light", "dark"]) {
+    it(`finds no violations in the forms, their errors and the user menu (${theme})`, async () => {
+      const project = await createProject({ configOverride: { "auth.otp.allowSignIn": true, "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true } } });
+      const address = uniqueEmail();
+      await createUser(project, { email: address, password: "correct horse battery", displayName: "Ada" });
+      const page = await mount(project, "<auth-sign-in></auth-sign-in><auth-sign-up></auth-sign-up><auth-forgot-password></auth-forgot-password><auth-user-button show-name></auth-user-button>");
+      page.host.setAttribute("theme", theme);
+      await until(() => page.q("auth-sign-in input[name=password]") && page.q("auth-sign-up input[name=password]"));
+      expect(await axe(page.host)).to.deep.equal([]);
+
+      // With errors shown.
+      fill(page.q<HTMLInputElement>("auth-sign-in input[name=email]"), address);
+      fill(page.q<HTMLInputElement>("auth-sign-in input[name=password]"), "not the password");
+      page.q<HTMLButtonElement>("auth-sign-in button[type=submit]").click();
+      fill(page.q<HTMLInputElement>("auth-sign-up input[name=email]"), address);
+      fill(page.q<HTMLInputElement>("auth-sign-up input[name=password]"), "correct horse battery");
+      fill(page.q<HTMLInputElement>("auth-sign-up input[name=password-repeat]"), "correct horse battery!");
+      page.q<HTMLButtonElement>("auth-sign-up button[type=submit]").click();
+      await until(() => page.host.querySelectorAll("[role=alert]").length >= 2);
+      await settle();
+      expect(await axe(page.host)).to.deep.equal([]);
+
+      // Signed in, with the user menu open.
+      await page.app.signInWithCredential({ email: address, password: "correct horse battery", noRedirect: true });
+      const button = await until(() => page.q<HTMLButtonElement>("auth-user-button button[aria-haspopup=menu]"));
+      button.click();
+      await until(() => !page.q<HTMLElement>("[role=menu]").hidden);
+      expect(await axe(page.host)).to.deep.equal([]);
+    });
+  }
+
+  it("switches to the dark palette by attribute", async () => {
+    const project = await createProject();
+    const light = await mount(project, "<auth-sign-in theme=light></auth-sign-in>");
+    const dark = await mount(project, "<auth-sign-in theme=dark></auth-sign-in>");
+    await until(() => light.q(".lk-card") && dark.q(".lk-card"));
+    const background = (m: typeof light) => getComputedStyle(m.q(".lk-card")).backgroundColor;
+    expect(background(light)).to.equal("rgb(255, 255, 255)");
+    expect(background(dark)).to.equal("rgb(17, 24, 39)");
+  });
+
+  it("takes the --auth-* custom properties", async () => {
+    const project = await createProject();
+    const page = await mount(project, "<auth-sign-in theme=light style='--auth-color-primary: rgb(10, 120, 40); --auth-radius: 0px'></auth-sign-in>");
+    const submit = await until(() => page.q<HTMLButtonElement>("button[type=submit]"));
+    expect(getComputedStyle(submit).backgroundColor).to.equal("rgb(10, 120, 40)");
+    expect(getComputedStyle(submit).borderTopLeftRadius).to.equal("0px");
+  });
+});

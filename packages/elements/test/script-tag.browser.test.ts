@@ -1,0 +1,47 @@
+import { expect } from "@esm-bundle/chai";
+import { createProject, createUser, uniqueEmail } from "./support/harness.js";
+import { fill, until } from "./support/dom.js";
+
+/**
+ * The drop-in bundle as a page uses it: one classic <script> (dist/latchkey.iife.js, built by
+ * `npm run build:elements`, which the vitest run does before the browser tests), `Latchkey.init`, markup.
+ * This file imports nothing of the elements' source, so only the bundle defines them here.
+ */
+declare global {
+  interface Window {
+    Latchkey?: { init(options: Record<string, unknown>): { getUser(): Promise<{ id: string } | null> } };
+  }
+}
+
+function loadScript(src: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const script = document.createElement("script");
+    script.src = src;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error(`${src} did not load: run npm run build:elements first`));
+    document.head.append(script);
+  });
+}
+
+describe("the script-tag bundle", () => {
+  it("defines every element and Latchkey.init, and signs a person in", async () => {
+    // Elements placed before the script loads upgrade when it does.
+    document.body.innerHTML = "<auth-sign-in no-redirect></auth-sign-in>";
+    await loadScript("/packages/elements/dist/latchkey.iife.js");
+    for (const name of ["auth-app", "auth-sign-in", "auth-sign-up", "auth-forgot-password", "auth-password-reset", "auth-email-verification", "auth-magic-link-callback", "auth-user-button", "auth-handler"]) {
+      expect(customElements.get(name), name).to.be.a("function");
+    }
+
+    const project = await createProject();
+    const address = uniqueEmail();
+    const { userId } = await createUser(project, { email: address, password: "correct horse battery" });
+    const app = window.Latchkey!.init({ projectId: project.projectId, publishableClientKey: project.publishableClientKey, baseUrl: project.baseUrl, tokenStore: "memory" });
+
+    const signedIn = new Promise<CustomEvent>((resolve) => document.addEventListener("auth-signed-in", (e) => resolve(e as CustomEvent), { once: true }));
+    fill(await until(() => document.querySelector<HTMLInputElement>("auth-sign-in input[name=email]"), 10_000, `the form in ${document.body.innerHTML}`), address);
+    fill(document.querySelector<HTMLInputElement>("auth-sign-in input[name=password]")!, "correct horse battery");
+    document.querySelector<HTMLButtonElement>("auth-sign-in button[type=submit]")!.click();
+    expect((await signedIn).detail.userId).to.equal(userId);
+    expect((await app.getUser())?.id).to.equal(userId);
+  });
+});
