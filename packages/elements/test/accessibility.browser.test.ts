@@ -1,5 +1,5 @@
 import { expect } from "@esm-bundle/chai";
-import { createProject, createUser, uniqueEmail } from "./support/harness.js";
+import { createProject, createUser, uniqueEmail, waitForMail } from "./support/harness.js";
 import { fill, mount, unmountAll, until } from "./support/mount.js";
 
 /**
@@ -62,6 +62,38 @@ describe("accessibility (axe)", () => {
       button.click();
       await until(() => !page.q<HTMLElement>("[role=menu]").hidden);
       expect(await axe(page.host)).to.deep.equal([]);
+    });
+  }
+
+  for (const theme of ["light", "dark"]) {
+    it(`finds no violations on the link pages and the handler's error page (${theme})`, async () => {
+      const project = await createProject({ email: true });
+      const address = uniqueEmail();
+      await createUser(project, { email: address, password: "correct horse battery" });
+      const sender = await mount(project, "<div></div>");
+      await sender.app.sendForgotPasswordEmail(address);
+      const link = (await waitForMail(address)).links.find((l) => l.includes("password-reset"))!;
+      const code = new URL(link).searchParams.get("code");
+      const page = await mount(
+        project,
+        `<auth-password-reset code="${code}"></auth-password-reset><auth-password-reset code="unknown"></auth-password-reset>` +
+          `<auth-email-verification code="unknown"></auth-email-verification><auth-magic-link-callback code="unknown"></auth-magic-link-callback>`,
+      );
+      page.host.setAttribute("theme", theme);
+      await until(() => page.host.querySelector("auth-password-reset input[name=password]") && page.host.querySelectorAll("[role=alert]").length >= 3);
+      await settle();
+      expect(await axe(page.host)).to.deep.equal([]);
+
+      const original = location.pathname + location.search;
+      history.replaceState(null, "", "/handler/error?errorCode=SOME_ERROR&message=It%20broke.");
+      try {
+        const handler = await mount(project, "<auth-handler></auth-handler>");
+        handler.host.setAttribute("theme", theme);
+        await until(() => handler.host.querySelector("h2"));
+        expect(await axe(handler.host)).to.deep.equal([]);
+      } finally {
+        history.replaceState(null, "", original);
+      }
     });
   }
 
