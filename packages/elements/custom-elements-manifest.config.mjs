@@ -4,6 +4,9 @@
  * @cssprop): reactive state declared with `state: true` and the generic `emit(type)` helper are internals,
  * so this plugin drops them, and private and protected members too.
  */
+/** Reactive state and the base class's plumbing (controllers, update cycle). */
+const INTERNAL_MEMBERS = new Set(["step", "busy", "error", "state", "message", "sentTo", "open", "updateComplete", "addController", "removeController"]);
+
 export default {
   globs: ["src/**/*.ts"],
   exclude: ["src/sign-in-bundle.ts"],
@@ -17,7 +20,7 @@ export default {
             if (!declaration.tagName) continue;
             declaration.attributes = (declaration.attributes ?? []).filter((a) => a.description);
             declaration.events = (declaration.events ?? []).filter((e) => e.name !== "type");
-            declaration.members = (declaration.members ?? []).filter((m) => !m.privacy || m.privacy === "public").filter((m) => !["step", "busy", "error", "state", "message", "sentTo", "open"].includes(m.name));
+            declaration.members = (declaration.members ?? []).filter((m) => !m.privacy || m.privacy === "public").filter((m) => !m.static && !INTERNAL_MEMBERS.has(m.name));
           }
         }
       },

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { transform } from "esbuild";
 import { defineConfig, type Plugin } from "vite";
@@ -27,10 +28,27 @@ function compact(): Plugin {
 // Lit's development build, larger and noisier.
 process.env.NODE_ENV = "production";
 
+/**
+ * The message catalogues go next to the bundle (dist/locales/<locale>.json), where the bundle fetches the
+ * active one from; English is built in.
+ */
+function locales(): Plugin {
+  const dir = fileURLToPath(new URL("locales/", import.meta.url));
+  return {
+    name: "latchkey-locales",
+    generateBundle() {
+      for (const file of readdirSync(dir).filter((f) => f.endsWith(".json") && f !== "en.json")) {
+        this.emitFile({ type: "asset", fileName: `locales/${file}`, source: readFileSync(dir + file, "utf8") });
+      }
+    },
+  };
+}
+
 /** `--mode sign-in` builds the smallest bundle (sign-in only) next to the full one. */
 export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  plugins: [compact()],
+  plugins: [compact(), locales()],
+  define: { __LATCHKEY_LOCALES_PATH__: JSON.stringify("./locales/") },
   build: {
     outDir: "dist",
     emptyOutDir: mode !== "sign-in",

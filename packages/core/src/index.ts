@@ -16,6 +16,8 @@ export { createAdminApp, type AdminApp, type AdminAppOptions } from "./apps/admi
 export type { AppOptions, TokenStoreInit } from "./apps/app-context.js";
 export type { SignInResult, RedirectOptions } from "./apps/client-auth-actions.js";
 export { NotSignedInError, type GetUserOr } from "./apps/client-user-actions.js";
+export type { ClientAccountActions } from "./apps/client-account-actions.js";
+export type { ClientTeamActions } from "./apps/client-team-actions.js";
 
 export { systemClock, type Clock } from "./clock.js";
 export { HttpClient, type AccessType, type ApiRequest, type HttpClientOptions, type SessionTokens, type Tokens } from "./http/http-client.js";
@@ -35,8 +37,13 @@ export { resolveUrls, isRelativeUrl, type AppUrls } from "./urls.js";
 
 export type { CurrentUser, ServerUser, UserUpdate, ServerUserUpdate, ServerUserCreate } from "./wire/users.js";
 export type { Project, AdminProject, AdminProjectUpdate } from "./wire/projects.js";
-export type { Team } from "./wire/teams.js";
-export type { ContactChannel, ContactChannelCreate } from "./wire/contact-channels.js";
+export type { Team, TeamCreate, TeamUpdate } from "./wire/teams.js";
+export type { ContactChannel, ContactChannelCreate, ContactChannelUpdate } from "./wire/contact-channels.js";
+export type { UserSession } from "./wire/sessions.js";
+export type { NotificationCategory } from "./wire/notification-categories.js";
+export type { UserApiKey, UserApiKeyFirstView, UserApiKeyCreate } from "./wire/user-api-keys.js";
+export type { TeamMemberProfile, TeamMemberProfileUpdate } from "./wire/team-member-profiles.js";
+export type { TeamInvitation, TeamInvitationDetails } from "./wire/team-invitations.js";
 export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate } from "./wire/api-keys.js";
 export * as constants from "./constants.js";
 

@@ -10,8 +10,6 @@
  * <auth-sign-in></auth-sign-in>
  * ```
  */
-import { createClientApp, type ClientApp, type ClientAppOptions } from "@latchkey/core";
-import { setDefaultApp } from "./base/app-registry.js";
 import { AuthAppElement } from "./elements/app.js";
 import { AuthEmailVerificationElement } from "./elements/email-verification.js";
 import { AuthForgotPasswordElement } from "./elements/forgot-password.js";
@@ -23,7 +21,9 @@ import { AuthSignUpElement } from "./elements/sign-up.js";
 import { AuthUserButtonElement } from "./elements/user-button.js";
 
 export { setDefaultApp, getDefaultApp } from "./base/app-registry.js";
+export { LOCALES, getLocale, setLocale, setLocalesUrl, type Locale } from "./base/i18n.js";
 export { MFA_ATTEMPT_CODE_KEY } from "./elements/sign-in.js";
+export { init, type InitOptions } from "./init.js";
 export {
   AuthAppElement,
   AuthEmailVerificationElement,
@@ -35,13 +35,6 @@ export {
   AuthSignUpElement,
   AuthUserButtonElement,
 };
-
-/** Creates the page's app and makes it the default for every element not inside an `<auth-app>`. */
-export function init(options: ClientAppOptions): ClientApp {
-  const app = createClientApp(options);
-  setDefaultApp(app);
-  return app;
-}
 
 const ELEMENTS: Record<string, CustomElementConstructor> = {
   "auth-app": AuthAppElement,

@@ -1,4 +1,4 @@
-import { RefreshTokenError } from "../http/client-errors.js";
+import { REFRESH_TOKEN_ERROR, isKnownError } from "../http/client-errors.js";
 import type { TokenResponse } from "@latchkey/protocol/schemas";
 import { systemClock, type Clock } from "../clock.js";
 import { HttpClient, type AccessType, type ApiRequest, type SessionTokens } from "../http/http-client.js";
@@ -141,7 +141,7 @@ async function refreshAccessToken(http: HttpClient, options: AppOptions & Keys, 
     });
     return response.access_token;
   } catch (error) {
-    if (error instanceof RefreshTokenError) return null;
+    if (isKnownError(error, REFRESH_TOKEN_ERROR)) return null;
     throw error;
   }
 }

@@ -7,8 +7,10 @@ import type { Project } from "../wire/projects.js";
 import type { Team } from "../wire/teams.js";
 import type { CurrentUser } from "../wire/users.js";
 import { createAppContext, type AppContext, type AppOptions } from "./app-context.js";
+import { clientAccountActions } from "./client-account-actions.js";
 import { clientAuthActions } from "./client-auth-actions.js";
 import { clientOAuthActions } from "./client-oauth.js";
+import { clientTeamActions } from "./client-team-actions.js";
 import { clientUserActions } from "./client-user-actions.js";
 
 export interface ClientAppOptions extends AppOptions {
@@ -79,6 +81,8 @@ export function buildClientApp(ctx: AppContext, options: { publishableClientKey?
     $teams,
     ...auth,
     ...user,
+    ...clientAccountActions(ctx, refreshUserData, afterSessionChange),
+    ...clientTeamActions(ctx, refreshUserData),
     ...clientOAuthActions(ctx, options.publishableClientKey, options.baseUrl),
     /** Goes to the sign-in page, carrying the current page as `after_auth_return_to`. */
     redirectToSignIn: (options: { replace?: boolean } = {}) => ctx.redirect(withReturnTarget(ctx.urls.signIn, ctx.currentUrl()), options),

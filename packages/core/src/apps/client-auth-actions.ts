@@ -1,4 +1,4 @@
-import { RefreshTokenError } from "../http/client-errors.js";
+import { REFRESH_TOKEN_ERROR, isKnownError } from "../http/client-errors.js";
 import type { SendSignInCodeResponse, SignInResponse } from "@latchkey/protocol/schemas";
 import { ACCESS_TOKEN_FRESHNESS_MILLIS } from "../constants.js";
 import { returnTarget } from "../urls.js";
@@ -103,7 +103,7 @@ export function clientAuthActions(ctx: AppContext, onSessionChange: () => Promis
         const tokens = await ctx.session.getTokens(ACCESS_TOKEN_FRESHNESS_MILLIS);
         if (tokens) await ctx.call({ method: "DELETE", path: "/auth/sessions/current", body: {} });
       } catch (error) {
-        if (!(error instanceof RefreshTokenError)) {
+        if (!(isKnownError(error, REFRESH_TOKEN_ERROR))) {
           // Unreachable server: the user still asked to be signed out here, so forget the tokens, then report.
           ctx.session.clear();
           await onSessionChange();

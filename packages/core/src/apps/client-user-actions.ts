@@ -1,4 +1,4 @@
-import { CannotGetOwnUserWithoutUser } from "../http/client-errors.js";
+import { CANNOT_GET_OWN_USER_WITHOUT_USER, isKnownError } from "../http/client-errors.js";
 import type { ClientProjectRead, ContactChannelRead, SignInResponse, TeamClientRead } from "@latchkey/protocol/schemas";
 import { withReturnTarget } from "../urls.js";
 import { contactChannelFromWire, type ContactChannel, type ContactChannelCreate } from "../wire/contact-channels.js";
@@ -48,7 +48,7 @@ export function clientUserActions(ctx: AppContext, afterChange: () => Promise<vo
       return userFromWire(await ctx.call<WireClientUser>({ method: "GET", path: "/users/me" }));
     } catch (error) {
       // The session ended between reading the tokens and the answer (e.g. its refresh was rejected).
-      if (error instanceof CannotGetOwnUserWithoutUser) return null;
+      if (isKnownError(error, CANNOT_GET_OWN_USER_WITHOUT_USER)) return null;
       throw error;
     }
   }

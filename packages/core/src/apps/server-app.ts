@@ -1,4 +1,4 @@
-import { CannotGetOwnUserWithoutUser, UserNotFound } from "../http/client-errors.js";
+import { CANNOT_GET_OWN_USER_WITHOUT_USER, USER_NOT_FOUND, isKnownError } from "../http/client-errors.js";
 import type { SessionCreateResponse, UserListResponse } from "@latchkey/protocol/schemas";
 import { serverUserFromWire, userUpdateToWire, type ServerUser, type ServerUserCreate, type ServerUserUpdate, type WireServerUser } from "../wire/users.js";
 import { createAppContext, type AppContext, type AppOptions } from "./app-context.js";
@@ -52,7 +52,7 @@ export function buildServerApp(ctx: AppContext) {
         const user = asServerUser(await ctx.call<WireServerUser>({ method: "GET", path: "/users/me" }));
         return user.isAnonymous && !options.includeAnonymous ? null : user;
       } catch (error) {
-        if (error instanceof CannotGetOwnUserWithoutUser) return null;
+        if (isKnownError(error, CANNOT_GET_OWN_USER_WITHOUT_USER)) return null;
         throw error;
       }
     },
@@ -81,7 +81,7 @@ export function buildServerApp(ctx: AppContext) {
       try {
         return asServerUser(await ctx.call<WireServerUser>({ method: "GET", path: `/users/${encodeURIComponent(userId)}`, session: null }));
       } catch (error) {
-        if (error instanceof UserNotFound) return null;
+        if (isKnownError(error, USER_NOT_FOUND)) return null;
         throw error;
       }
     },

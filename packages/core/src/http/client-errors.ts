@@ -1,46 +1,24 @@
-/**
- * The known errors the client library itself acts on, imported one by one rather than through the whole
- * catalogue: a browser bundle then carries only these (the catalogue's messages alone are ~28 KB). Every
- * member of the families checked here is listed, so a response is rebuilt as its class and `instanceof`
- * on the family holds. Other codes arrive as a plain `KnownError` with the server's code, message and
- * details — unless the application imports `KnownErrors` (the full catalogue), which declares them all.
- */
-import { registerKnownErrors } from "@latchkey/protocol/errors/known-error";
-import { MultiFactorAuthenticationRequired } from "@latchkey/protocol/errors/mfa";
-import {
-  AdminAccessTokenExpired,
-  AdminAccessTokenIsNotAdmin,
-  InvalidAdminAccessToken,
-  InvalidProjectForAdminAccessToken,
-  UnparsableAdminAccessToken,
-} from "@latchkey/protocol/errors/project-auth";
-import {
-  AccessTokenExpired,
-  CannotDeleteCurrentSession,
-  InvalidAccessToken,
-  InvalidProjectForAccessToken,
-  ProviderRejected,
-  RefreshTokenError,
-  RefreshTokenNotFoundOrExpired,
-  UnparsableAccessToken,
-} from "@latchkey/protocol/errors/session";
-import { CannotGetOwnUserWithoutUser, UserNotFound } from "@latchkey/protocol/errors/users";
-
-export { CannotGetOwnUserWithoutUser, InvalidAccessToken, InvalidAdminAccessToken, MultiFactorAuthenticationRequired, RefreshTokenError, UserNotFound };
+import { KnownError } from "@latchkey/protocol/errors/known-error";
 
 /**
- * The family members, registered explicitly at start: a bare list nobody reads would be dropped by
- * bundlers, and with it the classes.
+ * The known errors the client library itself acts on, by code. Checking codes rather than classes keeps the
+ * catalogue out of browser bundles (its classes carry ~28 KB of messages): a response's error is rebuilt as
+ * its class only when the application imports the catalogue (`KnownErrors`), and as a plain `KnownError`
+ * with the server's code, message and details otherwise. The family sets are checked against the
+ * catalogue's families by a test.
  */
-registerKnownErrors([
-  UnparsableAccessToken,
-  AccessTokenExpired,
-  InvalidProjectForAccessToken,
-  RefreshTokenNotFoundOrExpired,
-  ProviderRejected,
-  UnparsableAdminAccessToken,
-  AdminAccessTokenExpired,
-  InvalidProjectForAdminAccessToken,
-  AdminAccessTokenIsNotAdmin,
-  CannotDeleteCurrentSession,
+export const INVALID_ACCESS_TOKEN = new Set(["UNPARSABLE_ACCESS_TOKEN", "ACCESS_TOKEN_EXPIRED", "INVALID_PROJECT_FOR_ACCESS_TOKEN"]);
+export const INVALID_ADMIN_ACCESS_TOKEN = new Set([
+  "UNPARSABLE_ADMIN_ACCESS_TOKEN",
+  "ADMIN_ACCESS_TOKEN_EXPIRED",
+  "INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN",
+  "ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN",
 ]);
+export const REFRESH_TOKEN_ERROR = new Set(["REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED", "CANNOT_DELETE_CURRENT_SESSION", "PROVIDER_REJECTED"]);
+export const CANNOT_GET_OWN_USER_WITHOUT_USER = new Set(["CANNOT_GET_OWN_USER_WITHOUT_USER"]);
+export const USER_NOT_FOUND = new Set(["USER_NOT_FOUND"]);
+
+/** Whether `error` is a known error with one of `codes`. */
+export function isKnownError(error: unknown, codes: ReadonlySet<string>): error is KnownError {
+  return error instanceof KnownError && codes.has(error.code);
+}

@@ -1,5 +1,5 @@
 import { KnownError, knownErrorFromJson } from "@latchkey/protocol/errors/known-error";
-import { InvalidAccessToken, InvalidAdminAccessToken } from "./client-errors.js";
+import { INVALID_ACCESS_TOKEN, INVALID_ADMIN_ACCESS_TOKEN, isKnownError } from "./client-errors.js";
 import type { Clock } from "../clock.js";
 import { ACCESS_TOKEN_FRESHNESS_MILLIS, CLIENT_VERSION } from "../constants.js";
 import { HttpStatusError, NetworkError, OfflineError, ProtocolViolationError } from "./errors.js";
@@ -100,11 +100,11 @@ export class HttpClient {
     }
     const knownError = await readKnownError(response);
     if (knownError) {
-      if (knownError instanceof InvalidAccessToken && tokens?.accessToken) {
+      if (isKnownError(knownError, INVALID_ACCESS_TOKEN) && tokens?.accessToken) {
         request.session!.markAccessTokenExpired(tokens.accessToken);
         return { done: false, error: knownError, waitMillis: 0 };
       }
-      if (knownError instanceof InvalidAdminAccessToken && ownerTokens?.accessToken) {
+      if (isKnownError(knownError, INVALID_ADMIN_ACCESS_TOKEN) && ownerTokens?.accessToken) {
         this.options.projectOwnerSession!.markAccessTokenExpired(ownerTokens.accessToken);
         return { done: false, error: knownError, waitMillis: 0 };
       }

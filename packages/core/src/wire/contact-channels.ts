@@ -18,3 +18,19 @@ export interface ContactChannelCreate {
   usedForAuth: boolean;
   isPrimary?: boolean;
 }
+
+/** What a user may change about one of their channels (PATCH /contact-channels/me/{id}). */
+export interface ContactChannelUpdate {
+  value?: string;
+  usedForAuth?: boolean;
+  /** Making a channel primary makes its address the user's primary email. */
+  isPrimary?: boolean;
+}
+
+export function contactChannelUpdateToWire(update: ContactChannelUpdate): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (update.value !== undefined) body.value = update.value;
+  if (update.usedForAuth !== undefined) body.used_for_auth = update.usedForAuth;
+  if (update.isPrimary !== undefined) body.is_primary = update.isPrimary;
+  return body;
+}

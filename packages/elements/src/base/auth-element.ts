@@ -1,8 +1,10 @@
 import type { ClientApp } from "@latchkey/core";
-import { LitElement } from "lit";
+import { updateWhenLocaleChanges } from "@lit/localize";
+import { ReactiveHTMLElement, type Changed } from "./reactive-element.js";
 import type { ReadableAtom } from "nanostores";
 import { findApp, onAppChange } from "./app-registry.js";
-import { adoptStyles } from "./styles.js";
+import { isRightToLeft } from "./i18n.js";
+import { adoptStyles, css } from "./styles.js";
 
 let nextId = 0;
 
@@ -12,7 +14,7 @@ let nextId = 0;
  * savable. Styles are one stylesheet adopted once per document (see styles.ts), with zero specificity so
  * pages can override anything with plain CSS.
  */
-export class AuthElement extends LitElement {
+export class AuthElement extends ReactiveHTMLElement {
   /** The app this element works with (closest `<auth-app>`, else the page default). */
   protected app: ClientApp | undefined;
   /** A prefix for ids of this instance's labels and inputs. */
@@ -20,8 +22,20 @@ export class AuthElement extends LitElement {
   private stopListening: (() => void) | undefined;
   private readonly watched: Array<{ select: (app: ClientApp) => ReadableAtom<unknown>; unsubscribe?: () => void; value?: unknown }> = [];
 
+  constructor() {
+    super();
+    // Re-render in the new language when the page's locale changes.
+    updateWhenLocaleChanges(this);
+  }
+
+  /** Rules only this element needs, added to the shared stylesheet's when it first renders. */
+  static css = "";
+
   protected override createRenderRoot(): HTMLElement {
-    adoptStyles(this.getRootNode() as Document | ShadowRoot);
+    const root = this.getRootNode() as Document | ShadowRoot;
+    adoptStyles(root, css);
+    const own = (this.constructor as typeof AuthElement).css;
+    if (own) adoptStyles(root, own);
     return this;
   }
 
@@ -47,6 +61,13 @@ export class AuthElement extends LitElement {
     const entry: (typeof this.watched)[number] = { select };
     this.watched.push(entry);
     return () => entry.value as T | undefined;
+  }
+
+  /** Right-to-left languages lay the element out right to left, whatever the page's own direction. */
+  protected override willUpdate(changed: Changed): void {
+    super.willUpdate(changed);
+    if (isRightToLeft()) this.setAttribute("dir", "rtl");
+    else if (this.getAttribute("dir") === "rtl") this.removeAttribute("dir");
   }
 
   /** Called once an app is known (and again if it changes). */

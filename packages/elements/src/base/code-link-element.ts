@@ -1,8 +1,9 @@
 import type { ClientApp } from "@latchkey/core";
-import { html, type TemplateResult } from "lit";
+import { html, type TemplateResult } from "lit-html";
 import { AuthElement } from "./auth-element.js";
 import { describeError } from "./errors.js";
 import { pageParam } from "./navigation.js";
+import { msg } from "./i18n.js";
 
 /**
  * A page an emailed link opens: it takes the link's code (attribute `code`, else the URL's `code`
@@ -16,8 +17,9 @@ export abstract class CodeLinkElement extends AuthElement {
   declare message: string;
   private started = false;
 
-  protected abstract readonly heading: string;
-  protected abstract readonly workingMessage: string;
+  // Getters, not fields: they are read at each render, in the language of that moment.
+  protected abstract get heading(): string;
+  protected abstract get workingMessage(): string;
   protected abstract perform(app: ClientApp, code: string): Promise<string>;
 
   constructor() {
@@ -33,7 +35,7 @@ export abstract class CodeLinkElement extends AuthElement {
     const code = this.code ?? pageParam("code");
     if (!code) {
       this.state = "failed";
-      this.message = "This link has no code. Open the link from the email again.";
+      this.message = msg("This link has no code. Open the link from the email again.");
       return;
     }
     this.perform(app, code).then(
@@ -53,8 +55,8 @@ export abstract class CodeLinkElement extends AuthElement {
       this.state === "working"
         ? html`<p class="lk-note" role="status">${this.workingMessage}</p>`
         : this.state === "done"
-          ? html`<p role="status">${this.message}</p><div class="lk-footer"><a part="link" href=${this.app?.urls.home ?? "/"}>Continue</a></div>`
-          : html`<p class="lk-alert" role="alert">${this.message}</p><div class="lk-footer"><a part="link" href=${this.app?.urls.signIn ?? "/"}>Go to sign in</a></div>`;
+          ? html`<p role="status">${this.message}</p><div class="lk-footer"><a part="link" href=${this.app?.urls.home ?? "/"}>${msg("Continue")}</a></div>`
+          : html`<p class="lk-alert" role="alert">${this.message}</p><div class="lk-footer"><a part="link" href=${this.app?.urls.signIn ?? "/"}>${msg("Go to sign in")}</a></div>`;
     return html`<div class="lk-card" part="card"><h2 tabindex="-1">${this.heading}</h2>${body}</div>`;
   }
 }

@@ -1,4 +1,4 @@
-import { html, nothing, type TemplateResult } from "lit";
+import { html, nothing, type TemplateResult } from "lit-html";
 import type { ShownError } from "./errors.js";
 
 export interface FieldOptions {

@@ -31,26 +31,23 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk-link,.lk-footer a){display:inline-block;min-height:24px;line-height:24px}
 :where(.lk-error){color:var(--lk-error);margin:0;font-size:.93em}
 :where(.lk-alert){color:var(--lk-error);border:1px solid var(--lk-error);border-radius:var(--lk-r);padding:.5rem .75rem;margin:0}
+:where(.lk-sr){position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 :where(.lk-note){color:var(--lk-muted);font-size:.93em}
 :where(.lk-or){display:flex;align-items:center;gap:.5rem;color:var(--lk-muted);font-size:.9em}
 :where(.lk-or)::before,:where(.lk-or)::after{content:"";flex:1;border-top:1px solid var(--lk-border)}
 :where(.lk-footer){display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem;margin-top:var(--lk-s);font-size:.93em}
-:where(.lk-ub){position:relative;display:inline-block}
-:where(.lk-ub>button){display:inline-flex;align-items:center;gap:.5rem;padding:.25rem .5rem .25rem .25rem;border-radius:999px}
-:where(.lk-avatar){width:2rem;height:2rem;border-radius:50%;display:inline-grid;place-items:center;background:var(--lk-primary);color:var(--lk-on-primary);font-size:.85em;overflow:hidden}
-:where(.lk-avatar img){width:100%;height:100%;object-fit:cover}
-:where(.lk-menu){position:absolute;right:0;z-index:10;min-width:12rem;margin:.25rem 0 0;padding:.25rem;list-style:none;background:var(--lk-bg);border:1px solid var(--lk-border);border-radius:var(--lk-r);box-shadow:0 4px 16px #0003}
-:where(.lk-menu [role=menuitem]){display:block;width:100%;border:0;text-align:start;font-weight:400}
-:where(.lk-menu [role=menuitem]:hover,.lk-menu [role=menuitem]:focus){background:var(--lk-subtle)}
-:where(.lk-menu-head){padding:.4rem 1rem;color:var(--lk-muted);font-size:.9em;overflow-wrap:anywhere}
 `;
 
-const adopted = new WeakSet<Document | ShadowRoot>();
+const adopted = new WeakMap<Document | ShadowRoot, Set<string>>();
 
-export function adoptStyles(root: Document | ShadowRoot): void {
-  if (adopted.has(root) || !("adoptedStyleSheets" in root)) return;
-  adopted.add(root);
+/** Adds `text` (once) to the stylesheets of `root`. Elements with rules of their own add them too. */
+export function adoptStyles(root: Document | ShadowRoot, text: string): void {
+  if (!("adoptedStyleSheets" in root)) return;
+  const texts = adopted.get(root) ?? new Set<string>();
+  adopted.set(root, texts);
+  if (texts.has(text)) return;
+  texts.add(text);
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync(css);
+  sheet.replaceSync(text);
   root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }

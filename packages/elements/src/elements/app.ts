@@ -1,5 +1,6 @@
 import { createClientApp, type ClientApp } from "@latchkey/core";
-import { ReactiveElement } from "lit";
+import { ReactiveHTMLElement, type Changed } from "../base/reactive-element.js";
+import { setLocale } from "../base/i18n.js";
 import { announceAppChange, type AppHost } from "../base/app-registry.js";
 
 /**
@@ -12,19 +13,23 @@ import { announceAppChange, type AppHost } from "../base/app-registry.js";
  * @attr base-url - The Latchkey server, e.g. `https://auth.example.com`.
  * @attr handler-path - Where the handler pages live (default `/handler`).
  * @attr theme - `light` or `dark` for every element inside; default follows the system.
+ * @attr locale - The language of the page's elements (`en`, `de`, `fr`, `es`, `pt-BR`, `it`, `nl`, `ja`,
+ *   `zh-CN`, `ar`; others match by language, else English). Default: the page's `<html lang>`.
  */
-export class AuthAppElement extends ReactiveElement implements AppHost {
+export class AuthAppElement extends ReactiveHTMLElement implements AppHost {
   static override properties = {
     projectId: { type: String, attribute: "project-id" },
     publishableClientKey: { type: String, attribute: "publishable-client-key" },
     baseUrl: { type: String, attribute: "base-url" },
     handlerPath: { type: String, attribute: "handler-path" },
+    locale: { type: String },
   };
 
   declare projectId: string | undefined;
   declare publishableClientKey: string | undefined;
   declare baseUrl: string | undefined;
   declare handlerPath: string | undefined;
+  declare locale: string | undefined;
   private given: ClientApp | undefined;
   private created: { app: ClientApp; key: string } | undefined;
 
@@ -50,7 +55,8 @@ export class AuthAppElement extends ReactiveElement implements AppHost {
     return this;
   }
 
-  protected override updated(): void {
+  protected override updated(changed: Changed): void {
+    if (changed.has("locale") && this.locale) void setLocale(this.locale);
     announceAppChange();
   }
 }

@@ -1,5 +1,6 @@
 import type { ClientApp } from "@latchkey/core";
 import { CodeLinkElement } from "../base/code-link-element.js";
+import { msg } from "../base/i18n.js";
 
 /**
  * The page an email-verification mail links to: verifies the address with the link's code.
@@ -11,12 +12,16 @@ import { CodeLinkElement } from "../base/code-link-element.js";
  * @csspart card - The box around the message.
  */
 export class AuthEmailVerificationElement extends CodeLinkElement {
-  protected readonly heading = "Email verification";
-  protected readonly workingMessage = "Verifying your email…";
+  protected get heading(): string {
+    return msg("Email verification");
+  }
+  protected get workingMessage(): string {
+    return msg("Verifying your email…");
+  }
 
   protected async perform(app: ClientApp, code: string): Promise<string> {
     await app.verifyEmail(code);
     this.emit("auth-email-verified");
-    return "Your email has been verified.";
+    return msg("Your email has been verified.");
   }
 }

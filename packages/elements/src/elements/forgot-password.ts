@@ -1,8 +1,9 @@
-import { html, type TemplateResult } from "lit";
+import { html, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
 import { field, formError, formValues, submit } from "../base/forms.js";
 import { carryReturnTarget } from "../base/navigation.js";
+import { msg, str } from "../base/i18n.js";
 
 /**
  * Asks for an email address and mails a password-reset link to it. The confirmation reads the same whether
@@ -30,15 +31,15 @@ export class AuthForgotPasswordElement extends AuthElement {
   }
 
   protected override render(): TemplateResult {
-    const back = html`<div class="lk-footer"><a part="link" href=${carryReturnTarget(this.app?.urls.signIn ?? "/")}>Back to sign in</a></div>`;
+    const back = html`<div class="lk-footer"><a part="link" href=${carryReturnTarget(this.app?.urls.signIn ?? "/")}>${msg("Back to sign in")}</a></div>`;
     if (this.sentTo !== null) {
-      return html`<div class="lk-card" part="card"><h2 tabindex="-1">Check your email</h2>
-        <p role="status">If an account exists for <strong>${this.sentTo}</strong>, we sent it a link to reset the password.</p>${back}</div>`;
+      return html`<div class="lk-card" part="card"><h2 tabindex="-1">${msg("Check your email")}</h2>
+        <p role="status">${msg(str`If an account exists for ${this.sentTo}, we sent it a link to reset the password.`)}</p>${back}</div>`;
     }
-    return html`<div class="lk-card" part="card"><h2 tabindex="-1">Reset your password</h2>
+    return html`<div class="lk-card" part="card"><h2 tabindex="-1">${msg("Reset your password")}</h2>
       <form @submit=${this.send}>
-        ${field({ uid: this.uid, name: "email", label: "Email", type: "email", autocomplete: "username", error: this.error })}
-        ${formError(this.error)} ${submit("Send reset link", "Sending…", this.busy)}
+        ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "username", error: this.error })}
+        ${formError(this.error)} ${submit(msg("Send reset link"), msg("Sending…"), this.busy)}
       </form>${back}</div>`;
   }
 

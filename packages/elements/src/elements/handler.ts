@@ -1,7 +1,8 @@
 import type { ClientApp } from "@latchkey/core";
-import { html, type TemplateResult } from "lit";
+import { html, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { pageParam } from "../base/navigation.js";
+import { msg } from "../base/i18n.js";
 
 /** Handler pages (SPEC.md §2) and the element each shows; account settings, team invitation and mfa come with their issues. */
 const PAGES: Record<string, () => TemplateResult> = {
@@ -38,19 +39,19 @@ export class AuthHandlerElement extends AuthElement {
   }
 
   protected override render(): TemplateResult {
-    if (!this.app) return html`<p class="lk-note" role="status">Loading…</p>`;
+    if (!this.app) return html`<p class="lk-note" role="status">${msg("Loading…")}</p>`;
     const page = this.page(this.app);
     const known = PAGES[page];
     if (known) return known();
-    if (page === "sign-out") return html`<div class="lk-card"><p role="status">Signing out…</p></div>`;
+    if (page === "sign-out") return html`<div class="lk-card"><p role="status">${msg("Signing out…")}</p></div>`;
     if (page === "error") {
       const code = pageParam("errorCode") ?? pageParam("error");
-      const message = pageParam("message") ?? pageParam("error_description") ?? "Something went wrong.";
-      return html`<div class="lk-card" part="card"><h2 tabindex="-1">Something went wrong</h2>
-        <p role="alert">${message}</p>${code ? html`<p class="lk-note">Error code: <code>${code}</code></p>` : ""}
-        <div class="lk-footer"><a part="link" href=${this.app.urls.home}>Go home</a></div></div>`;
+      const message = pageParam("message") ?? pageParam("error_description") ?? msg("Something went wrong.");
+      return html`<div class="lk-card" part="card"><h2 tabindex="-1">${msg("Something went wrong")}</h2>
+        <p role="alert">${message}</p>${code ? html`<p class="lk-note">${msg("Error code:")} <code>${code}</code></p>` : ""}
+        <div class="lk-footer"><a part="link" href=${this.app.urls.home}>${msg("Go home")}</a></div></div>`;
     }
-    return html`<div class="lk-card" part="card"><h2 tabindex="-1">Page not found</h2>
-      <p>There is no page at this address.</p><div class="lk-footer"><a part="link" href=${this.app.urls.home}>Go home</a></div></div>`;
+    return html`<div class="lk-card" part="card"><h2 tabindex="-1">${msg("Page not found")}</h2>
+      <p>${msg("There is no page at this address.")}</p><div class="lk-footer"><a part="link" href=${this.app.urls.home}>${msg("Go home")}</a></div></div>`;
   }
 }

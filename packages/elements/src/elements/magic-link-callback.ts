@@ -1,5 +1,6 @@
 import type { ClientApp } from "@latchkey/core";
 import { CodeLinkElement } from "../base/code-link-element.js";
+import { msg } from "../base/i18n.js";
 
 /**
  * The page a magic-link mail links to: signs in with the link's code, then goes to after-sign-in (new users:
@@ -15,12 +16,16 @@ import { CodeLinkElement } from "../base/code-link-element.js";
 export class AuthMagicLinkCallbackElement extends CodeLinkElement {
   static override properties = { ...CodeLinkElement.properties, noRedirect: { type: Boolean, attribute: "no-redirect" } };
   declare noRedirect: boolean;
-  protected readonly heading = "Signing in";
-  protected readonly workingMessage = "Signing you in…";
+  protected get heading(): string {
+    return msg("Signing in");
+  }
+  protected get workingMessage(): string {
+    return msg("Signing you in…");
+  }
 
   protected async perform(app: ClientApp, code: string): Promise<string> {
     const result = await app.signInWithCode(code, { noRedirect: this.noRedirect ?? false });
     this.emit("auth-signed-in", result);
-    return "You are signed in.";
+    return msg("You are signed in.");
   }
 }

@@ -1,10 +1,11 @@
 import type { ClientApp } from "@latchkey/core";
-import { html, nothing, type TemplateResult } from "lit";
+import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
 import { field, formError, formValues, submit } from "../base/forms.js";
 import { pageParam } from "../base/navigation.js";
 import { checkNewPassword } from "../base/password-rules.js";
+import { msg } from "../base/i18n.js";
 
 /**
  * The page a password-reset mail links to: checks the link's code first (so an expired or used link says so
@@ -38,7 +39,7 @@ export class AuthPasswordResetElement extends AuthElement {
     const code = this.resetCode();
     if (!code) {
       this.state = "invalid";
-      this.error = { field: "form", message: "This link has no reset code. Ask for a new link." };
+      this.error = { field: "form", message: msg("This link has no reset code. Ask for a new link.") };
       return;
     }
     app.verifyPasswordResetCode(code).then(
@@ -60,23 +61,23 @@ export class AuthPasswordResetElement extends AuthElement {
     let body: TemplateResult;
     switch (this.state) {
       case "checking":
-        body = html`<p class="lk-note" role="status">Checking the link…</p>`;
+        body = html`<p class="lk-note" role="status">${msg("Checking the link…")}</p>`;
         break;
       case "invalid":
-        body = html`<p class="lk-alert" role="alert">${this.error?.message}</p><div class="lk-footer"><a part="link" href=${forgot}>Ask for a new link</a></div>`;
+        body = html`<p class="lk-alert" role="alert">${this.error?.message}</p><div class="lk-footer"><a part="link" href=${forgot}>${msg("Ask for a new link")}</a></div>`;
         break;
       case "done":
-        body = html`<p role="status">Your password has been reset. You can now sign in with it.</p><div class="lk-footer"><a part="link" href=${signIn}>Sign in</a></div>`;
+        body = html`<p role="status">${msg("Your password has been reset. You can now sign in with it.")}</p><div class="lk-footer"><a part="link" href=${signIn}>${msg("Sign in")}</a></div>`;
         break;
       default:
         body = html`<form @submit=${this.reset}>
-          ${field({ uid: this.uid, name: "password", label: "New password", type: "password", autocomplete: "new-password", error: this.error })}
-          ${field({ uid: this.uid, name: "password-repeat", label: "Repeat new password", type: "password", autocomplete: "new-password", error: this.error })}
+          ${field({ uid: this.uid, name: "password", label: msg("New password"), type: "password", autocomplete: "new-password", error: this.error })}
+          ${field({ uid: this.uid, name: "password-repeat", label: msg("Repeat new password"), type: "password", autocomplete: "new-password", error: this.error })}
           ${this.error?.field === "code" ? html`<p class="lk-alert" role="alert">${this.error.message}</p>` : nothing}
-          ${formError(this.error)} ${submit("Reset password", "Resetting…", this.busy)}
+          ${formError(this.error)} ${submit(msg("Reset password"), msg("Resetting…"), this.busy)}
         </form>`;
     }
-    return html`<div class="lk-card" part="card"><h2 tabindex="-1">Reset your password</h2>${body}</div>`;
+    return html`<div class="lk-card" part="card"><h2 tabindex="-1">${msg("Reset your password")}</h2>${body}</div>`;
   }
 
   private reset = async (event: Event): Promise<void> => {

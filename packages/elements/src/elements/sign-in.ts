@@ -1,11 +1,12 @@
 import { KnownError, type Loadable, type Project } from "@latchkey/core";
-import { html, nothing, type TemplateResult } from "lit";
+import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
 import { field, formError, formValues, submit } from "../base/forms.js";
 import { carryReturnTarget } from "../base/navigation.js";
 import { projectGate } from "../base/project-gate.js";
 import { providerName } from "../base/provider-names.js";
+import { msg, str } from "../base/i18n.js";
 
 /** SPEC.md §4: the MFA page reads the attempt code from session storage under this key. */
 export const MFA_ATTEMPT_CODE_KEY = "stack_mfa_attempt_code";
@@ -59,44 +60,44 @@ export class AuthSignInElement extends AuthElement {
     if (step.name === "code") return this.renderCodeStep(step);
 
     const emailForms = credentialEnabled || magicLinkEnabled;
-    return html`<h2 tabindex="-1">Sign in</h2>
-      ${oauthProviders.length ? html`<div class="lk-stack">${oauthProviders.map((p) => html`<button part="oauth-button" type="button" ?disabled=${this.busy} @click=${() => this.oauth(p.id)}>Continue with ${providerName(p.id)}</button>`)}</div>` : nothing}
-      ${oauthProviders.length && emailForms ? html`<div class="lk-or">or</div>` : nothing}
+    return html`<h2 tabindex="-1">${msg("Sign in")}</h2>
+      ${oauthProviders.length ? html`<div class="lk-stack">${oauthProviders.map((p) => html`<button part="oauth-button" type="button" ?disabled=${this.busy} @click=${() => this.oauth(p.id)}>${msg(str`Continue with ${providerName(p.id)}`)}</button>`)}</div>` : nothing}
+      ${oauthProviders.length && emailForms ? html`<div class="lk-or">${msg("or")}</div>` : nothing}
       ${step.mode === "password" && credentialEnabled ? this.renderPasswordForm() : nothing}
       ${step.mode === "email-code" && magicLinkEnabled ? this.renderEmailCodeForm() : nothing}
-      ${!emailForms && !oauthProviders.length ? html`<p>No sign-in method is enabled for this project.</p>` : nothing}
+      ${!emailForms && !oauthProviders.length ? html`<p>${msg("No sign-in method is enabled for this project.")}</p>` : nothing}
       ${credentialEnabled && magicLinkEnabled
-        ? html`<button class="lk-link" type="button" @click=${() => this.switchMode(step.mode === "password" ? "email-code" : "password")}>${step.mode === "password" ? "Email me a sign-in code instead" : "Sign in with a password instead"}</button>`
+        ? html`<button class="lk-link" type="button" @click=${() => this.switchMode(step.mode === "password" ? "email-code" : "password")}>${step.mode === "password" ? msg("Email me a sign-in code instead") : msg("Sign in with a password instead")}</button>`
         : nothing}
       <div class="lk-footer">
-        ${credentialEnabled && step.mode === "password" ? html`<a part="link" href=${carryReturnTarget(this.app!.urls.forgotPassword)}>Forgot password?</a>` : nothing}
-        ${signUpEnabled ? html`<span>No account? <a part="link" href=${carryReturnTarget(this.app!.urls.signUp)}>Sign up</a></span>` : nothing}
+        ${credentialEnabled && step.mode === "password" ? html`<a part="link" href=${carryReturnTarget(this.app!.urls.forgotPassword)}>${msg("Forgot password?")}</a>` : nothing}
+        ${signUpEnabled ? html`<span>${msg("No account?")} <a part="link" href=${carryReturnTarget(this.app!.urls.signUp)}>${msg("Sign up")}</a></span>` : nothing}
       </div>`;
   }
 
   private renderPasswordForm(): TemplateResult {
     return html`<form @submit=${this.signInWithPassword}>
-      ${field({ uid: this.uid, name: "email", label: "Email", type: "email", autocomplete: "username", error: this.error })}
-      ${field({ uid: this.uid, name: "password", label: "Password", type: "password", autocomplete: "current-password", error: this.error })}
-      ${formError(this.error)} ${submit("Sign in", "Signing in…", this.busy)}
+      ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "username", error: this.error })}
+      ${field({ uid: this.uid, name: "password", label: msg("Password"), type: "password", autocomplete: "current-password", error: this.error })}
+      ${formError(this.error)} ${submit(msg("Sign in"), msg("Signing in…"), this.busy)}
     </form>`;
   }
 
   private renderEmailCodeForm(): TemplateResult {
     return html`<form @submit=${this.sendCode}>
-      ${field({ uid: this.uid, name: "email", label: "Email", type: "email", autocomplete: "username", error: this.error })}
-      ${formError(this.error)} ${submit("Send sign-in code", "Sending…", this.busy)}
+      ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "username", error: this.error })}
+      ${formError(this.error)} ${submit(msg("Send sign-in code"), msg("Sending…"), this.busy)}
     </form>`;
   }
 
   private renderCodeStep(step: { email: string; nonce: string }): TemplateResult {
-    return html`<h2 tabindex="-1">Check your email</h2>
-      <p>We sent a sign-in link and a code to <strong>${step.email}</strong>. Open the link, or enter the code here.</p>
+    return html`<h2 tabindex="-1">${msg("Check your email")}</h2>
+      <p>${msg(str`We sent a sign-in link and a code to ${step.email}. Open the link, or enter the code here.`)}</p>
       <form @submit=${(event: Event) => this.signInWithCode(event, step.nonce)}>
-        ${field({ uid: this.uid, name: "code", label: "Code", autocomplete: "one-time-code", error: this.error, autofocus: true, minlength: 6, maxlength: 6 })}
-        ${formError(this.error)} ${submit("Sign in", "Signing in…", this.busy)}
+        ${field({ uid: this.uid, name: "code", label: msg("Code"), autocomplete: "one-time-code", error: this.error, autofocus: true, minlength: 6, maxlength: 6 })}
+        ${formError(this.error)} ${submit(msg("Sign in"), msg("Signing in…"), this.busy)}
       </form>
-      <button class="lk-link" type="button" @click=${() => this.switchMode("email-code")}>Use a different email</button>`;
+      <button class="lk-link" type="button" @click=${() => this.switchMode("email-code")}>${msg("Use a different email")}</button>`;
   }
 
   private switchMode(mode: "password" | "email-code"): void {

@@ -1,11 +1,12 @@
 import type { Loadable, Project } from "@latchkey/core";
-import { html, type TemplateResult } from "lit";
+import { html, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
 import { field, formError, formValues, submit } from "../base/forms.js";
 import { carryReturnTarget } from "../base/navigation.js";
 import { checkNewPassword } from "../base/password-rules.js";
 import { projectGate } from "../base/project-gate.js";
+import { msg } from "../base/i18n.js";
 
 /**
  * Sign-up with email and password (when the project enables sign-up and passwords). The verification mail
@@ -46,19 +47,19 @@ export class AuthSignUpElement extends AuthElement {
 
   private renderReady(project: Project): TemplateResult {
     const { signUpEnabled, credentialEnabled, magicLinkEnabled, oauthProviders } = project.config;
-    const signIn = html`<div class="lk-footer"><span>Already have an account? <a part="link" href=${carryReturnTarget(this.app!.urls.signIn)}>Sign in</a></span></div>`;
-    if (!signUpEnabled) return html`<h2 tabindex="-1">Create an account</h2><p>New accounts cannot be created here.</p>${signIn}`;
+    const signIn = html`<div class="lk-footer"><span>${msg("Already have an account?")} <a part="link" href=${carryReturnTarget(this.app!.urls.signIn)}>${msg("Sign in")}</a></span></div>`;
+    if (!signUpEnabled) return html`<h2 tabindex="-1">${msg("Create an account")}</h2><p>${msg("New accounts cannot be created here.")}</p>${signIn}`;
     if (!credentialEnabled) {
       const other = magicLinkEnabled || oauthProviders.length > 0;
-      return html`<h2 tabindex="-1">Create an account</h2>
-        <p>${other ? "Sign up from the sign-in page: a new email address gets an account when you sign in with it." : "No sign-up method is enabled for this project."}</p>${signIn}`;
+      return html`<h2 tabindex="-1">${msg("Create an account")}</h2>
+        <p>${other ? msg("Sign up from the sign-in page: a new email address gets an account when you sign in with it.") : msg("No sign-up method is enabled for this project.")}</p>${signIn}`;
     }
-    return html`<h2 tabindex="-1">Create an account</h2>
+    return html`<h2 tabindex="-1">${msg("Create an account")}</h2>
       <form @submit=${this.signUp}>
-        ${field({ uid: this.uid, name: "email", label: "Email", type: "email", autocomplete: "email", error: this.error })}
-        ${field({ uid: this.uid, name: "password", label: "Password", type: "password", autocomplete: "new-password", error: this.error })}
-        ${field({ uid: this.uid, name: "password-repeat", label: "Repeat password", type: "password", autocomplete: "new-password", error: this.error })}
-        ${formError(this.error)} ${submit("Create account", "Creating account…", this.busy)}
+        ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "email", error: this.error })}
+        ${field({ uid: this.uid, name: "password", label: msg("Password"), type: "password", autocomplete: "new-password", error: this.error })}
+        ${field({ uid: this.uid, name: "password-repeat", label: msg("Repeat password"), type: "password", autocomplete: "new-password", error: this.error })}
+        ${formError(this.error)} ${submit(msg("Create account"), msg("Creating account…"), this.busy)}
       </form>
       ${signIn}`;
   }

@@ -1,6 +1,7 @@
 import type { CurrentUser, Loadable } from "@latchkey/core";
-import { html, nothing, type TemplateResult } from "lit";
+import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
+import { msg, str } from "../base/i18n.js";
 
 /**
  * The signed-in user's avatar and name with a menu (account settings, sign out); a sign-in link when
@@ -16,6 +17,16 @@ import { AuthElement } from "../base/auth-element.js";
  * @csspart menu - The menu.
  */
 export class AuthUserButtonElement extends AuthElement {
+  static override css = `
+:where(.lk-ub){position:relative;display:inline-block}
+:where(.lk-ub>button){display:inline-flex;align-items:center;gap:.5rem;padding:.25rem .5rem .25rem .25rem;border-radius:999px}
+:where(.lk-avatar){width:2rem;height:2rem;border-radius:50%;display:inline-grid;place-items:center;background:var(--lk-primary);color:var(--lk-on-primary);font-size:.85em;overflow:hidden}
+:where(.lk-avatar img){width:100%;height:100%;object-fit:cover}
+:where(.lk-menu){position:absolute;right:0;z-index:10;min-width:12rem;margin:.25rem 0 0;padding:.25rem;list-style:none;background:var(--lk-bg);border:1px solid var(--lk-border);border-radius:var(--lk-r);box-shadow:0 4px 16px #0003}
+:where(.lk-menu [role=menuitem]){display:block;box-sizing:border-box;width:100%;border:0;text-align:start;font-weight:400}
+:where(.lk-menu [role=menuitem]:hover,.lk-menu [role=menuitem]:focus){background:var(--lk-subtle)}
+:where(.lk-menu-head){padding:.4rem 1rem;color:var(--lk-muted);font-size:.9em;overflow-wrap:anywhere}
+`;
   static override properties = { showName: { type: Boolean, attribute: "show-name" }, open: { state: true } };
 
   declare showName: boolean;
@@ -40,20 +51,20 @@ export class AuthUserButtonElement extends AuthElement {
 
   protected override render(): TemplateResult {
     const state = this.user() as Loadable<CurrentUser | null> | undefined;
-    if (state?.status !== "ready") return html`<span class="lk-note" role="status">${state?.status === "error" ? "Account unavailable" : "Loading…"}</span>`;
+    if (state?.status !== "ready") return html`<span class="lk-note" role="status">${state?.status === "error" ? msg("Account unavailable") : msg("Loading…")}</span>`;
     const user = state.value;
-    if (!user) return html`<a class="lk-button lk-primary" part="button" href=${this.app!.urls.signIn}>Sign in</a>`;
-    const name = user.displayName ?? user.primaryEmail ?? "Account";
+    if (!user) return html`<a class="lk-button lk-primary" part="button" href=${this.app!.urls.signIn}>${msg("Sign in")}</a>`;
+    const name = user.displayName ?? user.primaryEmail ?? msg("Account");
     return html`<div class="lk-ub">
       <button part="button" type="button" id=${`${this.uid}-button`} aria-haspopup="menu" aria-expanded=${this.open ? "true" : "false"}
-        aria-controls=${`${this.uid}-menu`} aria-label=${this.showName ? nothing : `Account menu for ${name}`} @click=${this.toggle} @keydown=${this.buttonKeys}>
+        aria-controls=${`${this.uid}-menu`} @click=${this.toggle} @keydown=${this.buttonKeys}>
         <span class="lk-avatar" part="avatar" aria-hidden="true">${user.profileImageUrl ? html`<img src=${user.profileImageUrl} alt="" />` : initials(name)}</span>
-        ${this.showName ? html`<span>${name}</span>` : nothing}
+        ${this.showName ? html`<span>${name}</span>` : html`<span class="lk-sr">${msg(str`Account menu for ${name}`)}</span>`}
       </button>
       <ul class="lk-menu" part="menu" role="menu" id=${`${this.uid}-menu`} aria-labelledby=${`${this.uid}-button`} ?hidden=${!this.open} @keydown=${this.menuKeys}>
         <li role="none" class="lk-menu-head">${user.primaryEmail ?? name}</li>
-        <li role="none"><a role="menuitem" class="lk-button" tabindex="-1" href=${this.app!.urls.accountSettings}>Account settings</a></li>
-        <li role="none"><button role="menuitem" type="button" tabindex="-1" @click=${this.signOut}>Sign out</button></li>
+        <li role="none"><a role="menuitem" class="lk-button" tabindex="-1" href=${this.app!.urls.accountSettings}>${msg("Account settings")}</a></li>
+        <li role="none"><button role="menuitem" type="button" tabindex="-1" @click=${this.signOut}>${msg("Sign out")}</button></li>
       </ul>
     </div>`;
   }

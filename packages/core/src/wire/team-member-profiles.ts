@@ -1,0 +1,26 @@
+import type { TeamMemberProfileClientRead } from "@latchkey/protocol/schemas";
+
+/** A member of a team as other members see them: their name and image in that team. */
+export interface TeamMemberProfile {
+  userId: string;
+  teamId: string;
+  displayName: string | null;
+  profileImageUrl: string | null;
+}
+
+/** What a member may change about their own profile in a team. */
+export interface TeamMemberProfileUpdate {
+  displayName?: string | null;
+  profileImageUrl?: string | null;
+}
+
+export function teamMemberProfileFromWire(wire: TeamMemberProfileClientRead): TeamMemberProfile {
+  return { userId: wire.user_id, teamId: wire.team_id, displayName: wire.display_name, profileImageUrl: wire.profile_image_url };
+}
+
+export function teamMemberProfileUpdateToWire(update: TeamMemberProfileUpdate): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (update.displayName !== undefined) body.display_name = update.displayName;
+  if (update.profileImageUrl !== undefined) body.profile_image_url = update.profileImageUrl;
+  return body;
+}

@@ -1,0 +1,20 @@
+import { createClientApp, type ClientApp, type ClientAppOptions } from "@latchkey/core";
+import { setDefaultApp } from "./base/app-registry.js";
+import { setLocale, setLocalesUrl } from "./base/i18n.js";
+
+export interface InitOptions extends ClientAppOptions {
+  /** The elements' language (see `LOCALES`); default: the page's `<html lang>`, else English. */
+  locale?: string;
+  /** Where the `<locale>.json` message files are; default: `locales/` next to the bundle. */
+  localesUrl?: string;
+}
+
+/** Creates the page's app and makes it the default for every element not inside an `<auth-app>`. */
+export function init(options: InitOptions): ClientApp {
+  const { locale, localesUrl, ...appOptions } = options;
+  if (localesUrl) setLocalesUrl(localesUrl);
+  const app = createClientApp(appOptions);
+  setDefaultApp(app);
+  void setLocale(locale ?? document.documentElement.lang);
+  return app;
+}

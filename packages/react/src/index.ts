@@ -1,0 +1,32 @@
+/**
+ * @latchkey/react: the Latchkey elements as React components (typed props, `onAuth…` event props), hooks
+ * over the client's stores, and `AuthProvider`, which gives one app to both.
+ *
+ * @example
+ * ```ts
+ * import { createElement as h } from "react";
+ * import { AuthProvider, AuthSignIn, AuthUserButton, useUser } from "@latchkey/react";
+ *
+ * function Header() {
+ *   const user = useUser(); // undefined while loading, null when signed out
+ *   return user ? h(AuthUserButton, { showName: true }) : h(AuthSignIn, { noRedirect: true });
+ * }
+ * h(AuthProvider, { projectId, publishableClientKey, baseUrl: "https://auth.example.com" }, h(Header));
+ * ```
+ */
+export {
+  AuthApp,
+  AuthEmailVerification,
+  AuthForgotPassword,
+  AuthHandler,
+  AuthMagicLinkCallback,
+  AuthPasswordReset,
+  AuthSignIn,
+  AuthSignUp,
+  AuthUserButton,
+  type ResetEmailSentDetail,
+  type SignedInDetail,
+} from "./components.js";
+export { AuthProvider, type AuthProviderProps, type AuthProviderWithApp, type AuthProviderWithOptions } from "./auth-provider.js";
+export { useApp, useProject, useTeams, useUser } from "./hooks.js";
+export { AppContext } from "./app-context.js";

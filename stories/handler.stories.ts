@@ -1,0 +1,37 @@
+import type { Meta, StoryObj } from "@storybook/web-components-vite";
+import { html } from "lit";
+
+/**
+ * `<auth-handler>`: routes the page's path under the handler path (`/handler/…`) to the right element. Each
+ * story puts the frame at such a path for its render (history.replaceState keeps Storybook's own query
+ * parameters) and puts the frame's address back afterwards.
+ */
+const meta: Meta = {
+  title: "Elements/Handler",
+  component: "auth-handler",
+  render: () => html`<auth-handler></auth-handler>`,
+};
+export default meta;
+type Story = StoryObj;
+
+function atPath(path: string, params: Record<string, string> = {}): Pick<Story, "beforeEach"> {
+  return {
+    beforeEach: () => {
+      const original = location.href;
+      const search = new URLSearchParams(location.search);
+      for (const [name, value] of Object.entries(params)) search.set(name, value);
+      history.replaceState(history.state, "", `${path}?${search}`);
+      return () => history.replaceState(history.state, "", original);
+    },
+  };
+}
+
+export const SignInPage: Story = { ...atPath("/handler/sign-in") };
+
+export const SignUpPage: Story = { ...atPath("/handler/sign-up") };
+
+export const ForgotPasswordPage: Story = { ...atPath("/handler/forgot-password") };
+
+export const ErrorPage: Story = { ...atPath("/handler/error", { errorCode: "REDIRECT_URL_NOT_WHITELISTED", message: "This page's address is not a trusted domain of the project." }) };
+
+export const NotFound: Story = { ...atPath("/handler/no-such-page") };

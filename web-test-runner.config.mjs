@@ -1,0 +1,69 @@
+// `npm run test:browser`: the browser tests (packages/*/test/**/*.browser.test.ts) in Debian's Chromium,
+// against one real Latchkey server (in-memory PGlite) and one real SMTP capture started for the whole run.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { esbuildPlugin } from "@web/dev-server-esbuild";
+import { chromeLauncher } from "@web/test-runner-chrome";
+import { tsImport } from "tsx/esm/api";
+
+const CHROMIUM = process.env.LATCHKEY_CHROMIUM ?? "/usr/bin/chromium";
+const { reactAsEsmPlugin } = await tsImport("./packages/elements/test/support/react-as-esm-plugin.ts", import.meta.url);
+
+/** Starts the server and SMTP capture once and answers the `latchkey:*` commands of harness.ts. */
+function latchkeyServerPlugin() {
+  let services;
+  return {
+    name: "latchkey-server",
+    async serverStart() {
+      // tsx runs the server from its TypeScript source, as the Node test suites do.
+      const module = await tsImport("./packages/elements/test/support/browser-test-services.ts", import.meta.url);
+      services = await module.startBrowserTestServices();
+    },
+    async serverStop() {
+      await services?.close();
+    },
+    executeCommand({ command, payload }) {
+      return services?.execute(command, payload);
+    },
+  };
+}
+
+// A profile of its own per run: no state from an earlier run or from a person's browser.
+const userDataDir = mkdtempSync(join(tmpdir(), "latchkey-wtr-chromium-"));
+process.once("exit", () => rmSync(userDataDir, { recursive: true, force: true }));
+
+export default {
+  files: ["packages/*/test/**/*.browser.test.ts"],
+  nodeResolve: true,
+  // Two cores: one browser, one test file at a time; the server and argon2 need the other core.
+  concurrentBrowsers: 1,
+  concurrency: 1,
+  testsFinishTimeout: 300_000,
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: CHROMIUM,
+        headless: true,
+        userDataDir,
+        args: [
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-quic",
+          "--no-first-run",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+        ],
+      },
+    }),
+  ],
+  plugins: [reactAsEsmPlugin(), esbuildPlugin({ ts: true, target: "es2022", tsconfig: "tsconfig.base.json" }), latchkeyServerPlugin()],
+  // Lit's development build (better errors in tests) says so once per file; nothing else is dropped.
+  filterBrowserLogs: ({ args }) => !(typeof args[0] === "string" && args[0].startsWith("Lit is in dev mode")),
+  testFramework: { config: { ui: "bdd", timeout: 20_000 } },
+  // Libraries written for bundlers (nanostores, React) read process.env.NODE_ENV, which a page does not have.
+  testRunnerHtml: (testFramework) =>
+    `<!doctype html><html><head><script>window.process = { env: { NODE_ENV: "development" } };</script></head><body><script type="module" src="${testFramework}"></script></body></html>`,
+};
