@@ -11,6 +11,18 @@
  * ```
  */
 import { AuthAppElement } from "./elements/app.js";
+import { AuthAccountSettingsElement } from "./elements/account/account-settings.js";
+import { AuthProfileSettingsElement } from "./elements/account/profile-settings.js";
+import { AuthEmailSettingsElement } from "./elements/account/email-settings.js";
+import { AuthPasswordSettingsElement } from "./elements/account/password-settings.js";
+import { AuthSessionSettingsElement } from "./elements/account/session-settings.js";
+import { AuthTeamListSettingsElement } from "./elements/account/team-list-settings.js";
+import { AuthNotificationSettingsElement } from "./elements/account/notification-settings.js";
+import { AuthApiKeySettingsElement } from "./elements/account/api-key-settings.js";
+import { AuthDeleteAccountElement } from "./elements/account/delete-account.js";
+import { AuthTeamSwitcherElement } from "./elements/teams/team-switcher.js";
+import { AuthTeamSettingsElement } from "./elements/teams/team-settings.js";
+import { AuthTeamInvitationElement } from "./elements/teams/team-invitation.js";
 import { AuthEmailVerificationElement } from "./elements/email-verification.js";
 import { AuthForgotPasswordElement } from "./elements/forgot-password.js";
 import { AuthHandlerElement } from "./elements/handler.js";
@@ -25,6 +37,18 @@ export { LOCALES, getLocale, setLocale, setLocalesUrl, type Locale } from "./bas
 export { MFA_ATTEMPT_CODE_KEY } from "./elements/sign-in.js";
 export { init, type InitOptions } from "./init.js";
 export {
+  AuthAccountSettingsElement,
+  AuthApiKeySettingsElement,
+  AuthDeleteAccountElement,
+  AuthEmailSettingsElement,
+  AuthNotificationSettingsElement,
+  AuthPasswordSettingsElement,
+  AuthProfileSettingsElement,
+  AuthSessionSettingsElement,
+  AuthTeamInvitationElement,
+  AuthTeamListSettingsElement,
+  AuthTeamSettingsElement,
+  AuthTeamSwitcherElement,
   AuthAppElement,
   AuthEmailVerificationElement,
   AuthForgotPasswordElement,
@@ -46,6 +70,18 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   "auth-magic-link-callback": AuthMagicLinkCallbackElement,
   "auth-user-button": AuthUserButtonElement,
   "auth-handler": AuthHandlerElement,
+  "auth-account-settings": AuthAccountSettingsElement,
+  "auth-profile-settings": AuthProfileSettingsElement,
+  "auth-email-settings": AuthEmailSettingsElement,
+  "auth-password-settings": AuthPasswordSettingsElement,
+  "auth-session-settings": AuthSessionSettingsElement,
+  "auth-team-list-settings": AuthTeamListSettingsElement,
+  "auth-notification-settings": AuthNotificationSettingsElement,
+  "auth-api-key-settings": AuthApiKeySettingsElement,
+  "auth-delete-account": AuthDeleteAccountElement,
+  "auth-team-switcher": AuthTeamSwitcherElement,
+  "auth-team-settings": AuthTeamSettingsElement,
+  "auth-team-invitation": AuthTeamInvitationElement,
 };
 // `auth-app` first: elements inside it look for it when they connect.
 for (const [name, element] of Object.entries(ELEMENTS)) {
@@ -63,5 +99,17 @@ declare global {
     "auth-magic-link-callback": AuthMagicLinkCallbackElement;
     "auth-user-button": AuthUserButtonElement;
     "auth-handler": AuthHandlerElement;
+    "auth-account-settings": AuthAccountSettingsElement;
+    "auth-profile-settings": AuthProfileSettingsElement;
+    "auth-email-settings": AuthEmailSettingsElement;
+    "auth-password-settings": AuthPasswordSettingsElement;
+    "auth-session-settings": AuthSessionSettingsElement;
+    "auth-team-list-settings": AuthTeamListSettingsElement;
+    "auth-notification-settings": AuthNotificationSettingsElement;
+    "auth-api-key-settings": AuthApiKeySettingsElement;
+    "auth-delete-account": AuthDeleteAccountElement;
+    "auth-team-switcher": AuthTeamSwitcherElement;
+    "auth-team-settings": AuthTeamSettingsElement;
+    "auth-team-invitation": AuthTeamInvitationElement;
   }
 }

@@ -4,7 +4,7 @@ import { AuthElement } from "../base/auth-element.js";
 import { pageParam } from "../base/navigation.js";
 import { msg } from "../base/i18n.js";
 
-/** Handler pages (SPEC.md §2) and the element each shows; account settings, team invitation and mfa come with their issues. */
+/** Handler pages (SPEC.md §2) and the element each shows; the mfa page comes with its issue. */
 const PAGES: Record<string, () => TemplateResult> = {
   "sign-in": () => html`<auth-sign-in></auth-sign-in>`,
   "sign-up": () => html`<auth-sign-up></auth-sign-up>`,
@@ -12,6 +12,8 @@ const PAGES: Record<string, () => TemplateResult> = {
   "password-reset": () => html`<auth-password-reset></auth-password-reset>`,
   "email-verification": () => html`<auth-email-verification></auth-email-verification>`,
   "magic-link-callback": () => html`<auth-magic-link-callback></auth-magic-link-callback>`,
+  "account-settings": () => html`<auth-account-settings></auth-account-settings>`,
+  "team-invitation": () => html`<auth-team-invitation></auth-team-invitation>`,
 };
 
 /**

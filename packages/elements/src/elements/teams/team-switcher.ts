@@ -1,0 +1,13 @@
+import { html, type TemplateResult } from "lit-html";
+import { AuthElement } from "../../base/auth-element.js";
+
+/**
+ * TODO(issue 7): being written.
+ *
+ * @element auth-team-switcher
+ */
+export class AuthTeamSwitcherElement extends AuthElement {
+  protected override render(): TemplateResult {
+    return html``;
+  }
+}
