@@ -1,4 +1,16 @@
 import {
+  AuthAccountSettingsElement,
+  AuthApiKeySettingsElement,
+  AuthDeleteAccountElement,
+  AuthEmailSettingsElement,
+  AuthNotificationSettingsElement,
+  AuthPasswordSettingsElement,
+  AuthProfileSettingsElement,
+  AuthSessionSettingsElement,
+  AuthTeamInvitationElement,
+  AuthTeamListSettingsElement,
+  AuthTeamSettingsElement,
+  AuthTeamSwitcherElement,
   AuthAppElement,
   AuthEmailVerificationElement,
   AuthForgotPasswordElement,
@@ -24,6 +36,11 @@ export interface SignedInDetail {
   isNewUser: boolean;
 }
 
+/** Detail of `auth-team-changed` and `auth-team-invitation-accepted`. */
+export interface TeamChangedDetail {
+  teamId: string | null;
+}
+
 /** Detail of `auth-reset-email-sent`. */
 export interface ResetEmailSentDetail {
   email: string;
@@ -36,6 +53,10 @@ const resetEmailSent = "auth-reset-email-sent" as EventName<CustomEvent<ResetEma
 const passwordReset = "auth-password-reset" as EventName<CustomEvent<unknown>>;
 const emailVerified = "auth-email-verified" as EventName<CustomEvent<unknown>>;
 const signedOut = "auth-signed-out" as EventName<CustomEvent<unknown>>;
+const passwordChanged = "auth-password-changed" as EventName<CustomEvent<unknown>>;
+const accountDeleted = "auth-account-deleted" as EventName<CustomEvent<unknown>>;
+const teamChanged = "auth-team-changed" as EventName<CustomEvent<TeamChangedDetail>>;
+const teamInvitationAccepted = "auth-team-invitation-accepted" as EventName<CustomEvent<TeamChangedDetail>>;
 
 /** `<auth-app>`: the app configuration the elements inside it use (prefer `AuthProvider`, which also feeds the hooks). */
 export const AuthApp = createComponent({ react: React, tagName: "auth-app", elementClass: AuthAppElement, displayName: "AuthApp" });
@@ -110,4 +131,56 @@ export const AuthHandler = createComponent({
   elementClass: AuthHandlerElement,
   events: { onAuthSignedIn: signedIn, onAuthSignedUp: signedUp, onAuthSignedOut: signedOut },
   displayName: "AuthHandler",
+});
+
+/** `<auth-account-settings>`: every account section (profile, emails, password, sessions, teams, notifications, API keys, danger zone). */
+export const AuthAccountSettings = createComponent({
+  react: React,
+  tagName: "auth-account-settings",
+  elementClass: AuthAccountSettingsElement,
+  events: { onAuthPasswordChanged: passwordChanged, onAuthAccountDeleted: accountDeleted },
+  displayName: "AuthAccountSettings",
+});
+
+/** The account sections on their own. */
+export const AuthProfileSettings = createComponent({ react: React, tagName: "auth-profile-settings", elementClass: AuthProfileSettingsElement, displayName: "AuthProfileSettings" });
+export const AuthEmailSettings = createComponent({ react: React, tagName: "auth-email-settings", elementClass: AuthEmailSettingsElement, displayName: "AuthEmailSettings" });
+export const AuthPasswordSettings = createComponent({
+  react: React,
+  tagName: "auth-password-settings",
+  elementClass: AuthPasswordSettingsElement,
+  events: { onAuthPasswordChanged: passwordChanged },
+  displayName: "AuthPasswordSettings",
+});
+export const AuthSessionSettings = createComponent({ react: React, tagName: "auth-session-settings", elementClass: AuthSessionSettingsElement, displayName: "AuthSessionSettings" });
+export const AuthTeamListSettings = createComponent({ react: React, tagName: "auth-team-list-settings", elementClass: AuthTeamListSettingsElement, displayName: "AuthTeamListSettings" });
+export const AuthNotificationSettings = createComponent({ react: React, tagName: "auth-notification-settings", elementClass: AuthNotificationSettingsElement, displayName: "AuthNotificationSettings" });
+export const AuthApiKeySettings = createComponent({ react: React, tagName: "auth-api-key-settings", elementClass: AuthApiKeySettingsElement, displayName: "AuthApiKeySettings" });
+export const AuthDeleteAccount = createComponent({
+  react: React,
+  tagName: "auth-delete-account",
+  elementClass: AuthDeleteAccountElement,
+  events: { onAuthAccountDeleted: accountDeleted },
+  displayName: "AuthDeleteAccount",
+});
+
+/** `<auth-team-switcher>`: the selected team and a listbox to switch. `onAuthTeamChanged` gets `{ teamId }`. */
+export const AuthTeamSwitcher = createComponent({
+  react: React,
+  tagName: "auth-team-switcher",
+  elementClass: AuthTeamSwitcherElement,
+  events: { onAuthTeamChanged: teamChanged },
+  displayName: "AuthTeamSwitcher",
+});
+
+/** `<auth-team-settings team-id>`: name, image, members, invitations — each action only with its permission. */
+export const AuthTeamSettings = createComponent({ react: React, tagName: "auth-team-settings", elementClass: AuthTeamSettingsElement, displayName: "AuthTeamSettings" });
+
+/** `<auth-team-invitation>`: the page a team invitation mail links to. */
+export const AuthTeamInvitation = createComponent({
+  react: React,
+  tagName: "auth-team-invitation",
+  elementClass: AuthTeamInvitationElement,
+  events: { onAuthTeamInvitationAccepted: teamInvitationAccepted },
+  displayName: "AuthTeamInvitation",
 });

@@ -15,7 +15,20 @@
  * ```
  */
 export {
+  AuthAccountSettings,
+  AuthApiKeySettings,
   AuthApp,
+  AuthDeleteAccount,
+  AuthEmailSettings,
+  AuthNotificationSettings,
+  AuthPasswordSettings,
+  AuthProfileSettings,
+  AuthSessionSettings,
+  AuthTeamInvitation,
+  AuthTeamListSettings,
+  AuthTeamSettings,
+  AuthTeamSwitcher,
+  type TeamChangedDetail,
   AuthEmailVerification,
   AuthForgotPassword,
   AuthHandler,
