@@ -48,7 +48,8 @@ function locales(): Plugin {
 export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL(".", import.meta.url)),
   plugins: [compact(), locales()],
-  define: { __LATCHKEY_LOCALES_PATH__: JSON.stringify("./locales/") },
+  // Library mode leaves process.env.NODE_ENV (nanostores reads it) for a bundler that this bundle does not have.
+  define: { __LATCHKEY_LOCALES_PATH__: JSON.stringify("./locales/"), "process.env.NODE_ENV": JSON.stringify("production") },
   build: {
     outDir: "dist",
     emptyOutDir: mode !== "sign-in",

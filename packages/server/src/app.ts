@@ -13,6 +13,7 @@ import { sessionsRoutes } from "./routes/auth-sessions.js";
 import { internalApiKeysRoutes } from "./routes/internal-api-keys.js";
 import { internalEmailsRoutes } from "./routes/internal-emails.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
+import { demoPagesRoutes } from "./routes/demo-pages.js";
 import { internalProjectsRoutes } from "./routes/internal-projects.js";
 import { jwksRoutes } from "./routes/jwks.js";
 import { usersRoutes } from "./routes/users.js";
@@ -102,6 +103,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", teamMembershipsRoutes());
   api.route("/", teamMemberProfilesRoutes());
   app.route("/", devOutboxRoutes());
+  app.route("/", demoPagesRoutes());
   app.route("/api/v1", api);
 
   app.notFound((c) => c.text("Not found", 404));

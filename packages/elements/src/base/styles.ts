@@ -26,7 +26,7 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk button[type=submit],.lk-primary){background:var(--lk-primary);border-color:var(--lk-primary);color:var(--lk-on-primary)}
 :where(.lk button:disabled){opacity:.7;cursor:progress}
 :where(.lk :focus-visible){outline:2px solid var(--lk-primary);outline-offset:2px}
-:where(.lk a){color:var(--lk-primary)}
+:where(.lk a:not(.lk-button)){color:var(--lk-primary)}
 :where(.lk-link){background:none!important;border:0!important;padding:0!important;color:var(--lk-primary)!important;font-weight:400!important;text-decoration:underline}
 :where(.lk-link,.lk-footer a){display:inline-block;min-height:24px;line-height:24px}
 :where(.lk-error){color:var(--lk-error);margin:0;font-size:.93em}

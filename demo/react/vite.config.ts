@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+/**
+ * `npm run build:demo` builds the React demo into demo/react/dist, served by the dev server under
+ * /demo/react/ (packages/server/src/routes/demo-pages.ts). esbuild's automatic JSX runtime replaces a React
+ * plugin: the demo needs no fast refresh.
+ */
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "/demo/react/",
+  esbuild: { jsx: "automatic" },
+  logLevel: "warn",
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    // Readable stack traces when a person debugs the demo.
+    sourcemap: true,
+  },
+});
