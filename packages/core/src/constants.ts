@@ -31,3 +31,6 @@ export const DEFAULT_HANDLER_PATH = "/handler";
 /** OAuth sign-in keeps its PKCE verifier in this cookie (one per state) for an hour (SPEC.md §4). */
 export const oauthVerifierCookieName = (state: string): string => `stack-oauth-outer-${state}`;
 export const OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS = 3_600;
+
+/** A CLI login polls for its token this often (SPEC.md §9). */
+export const CLI_POLL_INTERVAL_MILLIS = 2_000;

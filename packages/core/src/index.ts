@@ -19,6 +19,9 @@ export { NotSignedInError, type GetUserOr } from "./apps/client-user-actions.js"
 export type { ClientAccountActions } from "./apps/client-account-actions.js";
 export type { ClientTeamActions } from "./apps/client-team-actions.js";
 
+export { promptCliLogin, completeCliLogin, type CliLoginOptions } from "./flows/cli-login.js";
+export { registerPasskey, signInWithPasskey } from "./flows/passkeys.js";
+
 export { systemClock, type Clock } from "./clock.js";
 export { HttpClient, type AccessType, type ApiRequest, type HttpClientOptions, type SessionTokens, type Tokens } from "./http/http-client.js";
 export { HttpStatusError, NetworkError, OfflineError, ProtocolViolationError } from "./http/errors.js";

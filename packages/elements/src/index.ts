@@ -11,6 +11,8 @@
  * ```
  */
 import { AuthAppElement } from "./elements/app.js";
+import { AuthMfaElement } from "./elements/mfa.js";
+import { AuthCliAuthConfirmElement } from "./elements/cli-auth-confirm.js";
 import { AuthAccountSettingsElement } from "./elements/account/account-settings.js";
 import { AuthProfileSettingsElement } from "./elements/account/profile-settings.js";
 import { AuthEmailSettingsElement } from "./elements/account/email-settings.js";
@@ -37,6 +39,8 @@ export { LOCALES, getLocale, setLocale, setLocalesUrl, type Locale } from "./bas
 export { MFA_ATTEMPT_CODE_KEY } from "./elements/sign-in.js";
 export { init, type InitOptions } from "./init.js";
 export {
+  AuthCliAuthConfirmElement,
+  AuthMfaElement,
   AuthAccountSettingsElement,
   AuthApiKeySettingsElement,
   AuthDeleteAccountElement,
@@ -70,6 +74,8 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   "auth-magic-link-callback": AuthMagicLinkCallbackElement,
   "auth-user-button": AuthUserButtonElement,
   "auth-handler": AuthHandlerElement,
+  "auth-mfa": AuthMfaElement,
+  "auth-cli-auth-confirm": AuthCliAuthConfirmElement,
   "auth-account-settings": AuthAccountSettingsElement,
   "auth-profile-settings": AuthProfileSettingsElement,
   "auth-email-settings": AuthEmailSettingsElement,
@@ -99,6 +105,8 @@ declare global {
     "auth-magic-link-callback": AuthMagicLinkCallbackElement;
     "auth-user-button": AuthUserButtonElement;
     "auth-handler": AuthHandlerElement;
+    "auth-mfa": AuthMfaElement;
+    "auth-cli-auth-confirm": AuthCliAuthConfirmElement;
     "auth-account-settings": AuthAccountSettingsElement;
     "auth-profile-settings": AuthProfileSettingsElement;
     "auth-email-settings": AuthEmailSettingsElement;

@@ -1,3 +1,4 @@
+import type { SignInResponse } from "@latchkey/protocol/schemas";
 import type { ReadableAtom } from "nanostores";
 import type { Session } from "../session/session.js";
 import { cachedStore, type CachedStore } from "../stores/cached-store.js";
@@ -8,7 +9,7 @@ import type { Team } from "../wire/teams.js";
 import type { CurrentUser } from "../wire/users.js";
 import { createAppContext, type AppContext, type AppOptions } from "./app-context.js";
 import { clientAccountActions } from "./client-account-actions.js";
-import { clientAuthActions } from "./client-auth-actions.js";
+import { clientAuthActions, signInCompleter, type SignInResult, type RedirectOptions } from "./client-auth-actions.js";
 import { clientOAuthActions } from "./client-oauth.js";
 import { clientTeamActions } from "./client-team-actions.js";
 import { clientUserActions } from "./client-user-actions.js";
@@ -30,6 +31,22 @@ export interface ClientAppStores {
 }
 
 export type ClientApp = ReturnType<typeof buildClientApp>;
+
+/**
+ * The context behind each app, for the flows that live outside the app object (passkeys, CLI login) so that
+ * bundles which never use them do not carry them.
+ */
+export interface AppInternals {
+  ctx: AppContext;
+  completeSignIn(response: SignInResponse, options: RedirectOptions): Promise<SignInResult>;
+}
+const internals = new WeakMap<object, AppInternals>();
+
+export function internalsOf(app: ClientApp): AppInternals {
+  const found = internals.get(app);
+  if (!found) throw new Error("Not an app made by createClientApp");
+  return found;
+}
 
 /**
  * A browser-side (or any client-side) app of one project, with a publishable client key.
@@ -68,9 +85,10 @@ export function buildClientApp(ctx: AppContext, options: { publishableClientKey?
   const afterSessionChange = () => pending;
 
   user = clientUserActions(ctx, refreshUserData, afterSessionChange);
-  const auth = clientAuthActions(ctx, afterSessionChange);
+  const completeSignIn = signInCompleter(ctx, afterSessionChange);
+  const auth = clientAuthActions(ctx, completeSignIn, afterSessionChange);
 
-  return {
+  const app = {
     projectId: ctx.projectId,
     urls: ctx.urls as Readonly<AppUrls>,
     /** The session and its token store (advanced use: framework integrations). */
@@ -90,4 +108,6 @@ export function buildClientApp(ctx: AppContext, options: { publishableClientKey?
     /** Goes to one of the app's pages by name (e.g. `afterSignOut`, `accountSettings`). */
     redirectTo: (page: keyof AppUrls, options: { replace?: boolean } = {}) => ctx.redirect(ctx.urls[page], options),
   };
+  internals.set(app, { ctx, completeSignIn });
+  return app;
 }

@@ -19,18 +19,23 @@ export interface RedirectOptions {
  * The auth flows of SPEC.md §7 "Auth" for a client app. Each stores the tokens it receives, tells the app
  * its session changed (`onSessionChange`), and then redirects as SPEC.md §2 and §4 say.
  */
-export function clientAuthActions(ctx: AppContext, onSessionChange: () => Promise<void>) {
-  async function completeSignIn(response: SignInResponse, options: RedirectOptions): Promise<SignInResult> {
+/**
+ * Stores the tokens of a sign-in response, tells the app its session changed, then goes to
+ * `after_auth_return_to`, else after-sign-up for new users and after-sign-in for others (SPEC.md §2, §4).
+ */
+export function signInCompleter(ctx: AppContext, onSessionChange: () => Promise<void>) {
+  return async function completeSignIn(response: SignInResponse, options: RedirectOptions): Promise<SignInResult> {
     ctx.session.signIn({ accessToken: response.access_token, refreshToken: response.refresh_token });
     await onSessionChange();
     if (!options.noRedirect) {
-      // after_auth_return_to wins; else new users go to after-sign-up, others to after-sign-in.
       const target = returnTarget(ctx.currentUrl()) ?? (response.is_new_user ? ctx.urls.afterSignUp : ctx.urls.afterSignIn);
       await ctx.redirect(target, { replace: true });
     }
     return { userId: response.user_id, isNewUser: response.is_new_user };
-  }
+  };
+}
 
+export function clientAuthActions(ctx: AppContext, completeSignIn: ReturnType<typeof signInCompleter>, onSessionChange: () => Promise<void>) {
   return {
     /** Creates an account with email and password and signs in; the verification mail links to the email-verification page. */
     async signUpWithCredential(input: { email: string; password: string; verificationCallbackUrl?: string } & RedirectOptions): Promise<SignInResult> {
@@ -66,6 +71,15 @@ export function clientAuthActions(ctx: AppContext, onSessionChange: () => Promis
     async signInWithCode(code: string, options: RedirectOptions = {}): Promise<SignInResult> {
       const response = await ctx.call<SignInResponse>({ method: "POST", path: "/auth/otp/sign-in", body: { code }, session: null });
       return completeSignIn(response, options);
+    },
+
+    /**
+     * Finishes a sign-in that answered MULTI_FACTOR_AUTHENTICATION_REQUIRED: the attempt code from that
+     * error (the sign-in page keeps it in session storage) and the user's current TOTP code.
+     */
+    async signInWithMfa(input: { totp: string; attemptCode: string } & RedirectOptions): Promise<SignInResult> {
+      const response = await ctx.call<SignInResponse>({ method: "POST", path: "/auth/mfa/sign-in", body: { type: "totp", totp: input.totp, code: input.attemptCode }, session: null });
+      return completeSignIn(response, input);
     },
 
     /** Mails a password-reset link (the answer never reveals whether the address has an account). */

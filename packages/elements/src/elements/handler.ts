@@ -4,7 +4,7 @@ import { AuthElement } from "../base/auth-element.js";
 import { pageParam } from "../base/navigation.js";
 import { msg } from "../base/i18n.js";
 
-/** Handler pages (SPEC.md §2) and the element each shows; the mfa page comes with its issue. */
+/** Handler pages (SPEC.md §2) and the element each shows. */
 const PAGES: Record<string, () => TemplateResult> = {
   "sign-in": () => html`<auth-sign-in></auth-sign-in>`,
   "sign-up": () => html`<auth-sign-up></auth-sign-up>`,
@@ -14,6 +14,8 @@ const PAGES: Record<string, () => TemplateResult> = {
   "magic-link-callback": () => html`<auth-magic-link-callback></auth-magic-link-callback>`,
   "account-settings": () => html`<auth-account-settings></auth-account-settings>`,
   "team-invitation": () => html`<auth-team-invitation></auth-team-invitation>`,
+  mfa: () => html`<auth-mfa></auth-mfa>`,
+  "cli-auth-confirm": () => html`<auth-cli-auth-confirm></auth-cli-auth-confirm>`,
 };
 
 /**

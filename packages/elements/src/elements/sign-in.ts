@@ -1,4 +1,4 @@
-import { KnownError, type Loadable, type Project } from "@latchkey/core";
+import { KnownError, signInWithPasskey, type ClientApp, type Loadable, type Project } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
@@ -15,7 +15,8 @@ type Step = { name: "methods"; mode: "password" | "email-code" } | { name: "code
 
 /**
  * Sign-in form showing exactly the methods the project enables: email and password, an emailed
- * one-time code / magic link (with a code entry step), and OAuth providers. Links to sign-up and
+ * one-time code / magic link (with a code entry step), OAuth providers, and passkeys (a button, and the
+ * browser's passkey suggestions on the email field). Links to sign-up and
  * forgot-password carry `after_auth_return_to`.
  *
  * @element auth-sign-in
@@ -27,6 +28,7 @@ type Step = { name: "methods"; mode: "password" | "email-code" } | { name: "code
  * @csspart input - Every text input.
  * @csspart submit - The submit button.
  * @csspart oauth-button - Each "Continue with …" button.
+ * @csspart passkey-button - The "Sign in with a passkey" button (when the project enables passkeys).
  * @csspart error - The form-level error.
  */
 export class AuthSignInElement extends AuthElement {
@@ -55,14 +57,17 @@ export class AuthSignInElement extends AuthElement {
   }
 
   private renderReady(project: Project): TemplateResult {
-    const { credentialEnabled, magicLinkEnabled, oauthProviders, signUpEnabled } = project.config;
+    const { credentialEnabled, magicLinkEnabled, oauthProviders, signUpEnabled, passkeyEnabled } = project.config;
     const step: Step = this.step ?? { name: "methods", mode: credentialEnabled ? "password" : "email-code" };
     if (step.name === "code") return this.renderCodeStep(step);
 
     const emailForms = credentialEnabled || magicLinkEnabled;
     return html`<h2 tabindex="-1">${msg("Sign in")}</h2>
-      ${oauthProviders.length ? html`<div class="lk-stack">${oauthProviders.map((p) => html`<button part="oauth-button" type="button" ?disabled=${this.busy} @click=${() => this.oauth(p.id)}>${msg(str`Continue with ${providerName(p.id)}`)}</button>`)}</div>` : nothing}
-      ${oauthProviders.length && emailForms ? html`<div class="lk-or">${msg("or")}</div>` : nothing}
+      ${oauthProviders.length || passkeyEnabled
+        ? html`<div class="lk-stack">${oauthProviders.map((p) => html`<button part="oauth-button" type="button" ?disabled=${this.busy} @click=${() => this.oauth(p.id)}>${msg(str`Continue with ${providerName(p.id)}`)}</button>`)}
+            ${passkeyEnabled ? html`<button part="passkey-button" type="button" ?disabled=${this.busy} @click=${this.passkey}>${msg("Sign in with a passkey")}</button>` : nothing}</div>`
+        : nothing}
+      ${(oauthProviders.length || passkeyEnabled) && emailForms ? html`<div class="lk-or">${msg("or")}</div>` : nothing}
       ${step.mode === "password" && credentialEnabled ? this.renderPasswordForm() : nothing}
       ${step.mode === "email-code" && magicLinkEnabled ? this.renderEmailCodeForm() : nothing}
       ${!emailForms && !oauthProviders.length ? html`<p>${msg("No sign-in method is enabled for this project.")}</p>` : nothing}
@@ -75,9 +80,15 @@ export class AuthSignInElement extends AuthElement {
       </div>`;
   }
 
+  /** With passkeys on, the identifier field also offers the browser's saved passkeys (conditional UI). */
+  private identifierAutocomplete(): string {
+    const project = this.project() as Loadable<Project> | undefined;
+    return project?.status === "ready" && project.value.config.passkeyEnabled ? "username webauthn" : "username";
+  }
+
   private renderPasswordForm(): TemplateResult {
     return html`<form @submit=${this.signInWithPassword}>
-      ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "username", error: this.error })}
+      ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: this.identifierAutocomplete(), error: this.error })}
       ${field({ uid: this.uid, name: "password", label: msg("Password"), type: "password", autocomplete: "current-password", error: this.error })}
       ${formError(this.error)} ${submit(msg("Sign in"), msg("Signing in…"), this.busy)}
     </form>`;
@@ -85,7 +96,7 @@ export class AuthSignInElement extends AuthElement {
 
   private renderEmailCodeForm(): TemplateResult {
     return html`<form @submit=${this.sendCode}>
-      ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "username", error: this.error })}
+      ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: this.identifierAutocomplete(), error: this.error })}
       ${formError(this.error)} ${submit(msg("Send sign-in code"), msg("Sending…"), this.busy)}
     </form>`;
   }
@@ -150,7 +161,32 @@ export class AuthSignInElement extends AuthElement {
     });
   }
 
+  private passkey = (): Promise<void> =>
+    this.run(async () => {
+      const result = await signInWithPasskey(this.app!, { noRedirect: this.noRedirect });
+      this.emit("auth-signed-in", result);
+    });
+
+  /**
+   * Passkey autofill: once the form with the identifier field is shown, a conditional request waits for the
+   * person to pick a passkey from the field's suggestions. Any other passkey call cancels it (one abort
+   * controller), and a cancelled or failed autofill is silent: the person can still type.
+   */
+  private autofillStarted = false;
+  protected override updated(): void {
+    const project = this.project() as Loadable<Project> | undefined;
+    if (this.autofillStarted || project?.status !== "ready" || !project.value.config.passkeyEnabled || !this.querySelector("input[autocomplete~=webauthn]")) return;
+    this.autofillStarted = true;
+    void startPasskeyAutofill(this.app!, this.noRedirect).then((result) => result && this.emit("auth-signed-in", result));
+  }
+
   private oauth(provider: string): Promise<void> {
     return this.run(() => this.app!.signInWithOAuth(provider));
   }
+}
+
+async function startPasskeyAutofill(app: ClientApp, noRedirect: boolean) {
+  const available = await globalThis.PublicKeyCredential?.isConditionalMediationAvailable?.().catch(() => false);
+  if (!available) return null;
+  return signInWithPasskey(app, { autofill: true, noRedirect }).catch(() => null);
 }
