@@ -19,7 +19,7 @@ export default defineConfig({
       { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: "server (PGlite)", include: serverTests, env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       // End-to-end: the demo pages in Debian's Chromium (playwright-core), against a real server and SMTP capture.
-      { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
+      { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
       ...(postgresUrl
         ? [{ test: { name: "server (PostgreSQL)", include: serverTests, env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
         : []),
