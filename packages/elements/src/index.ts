@@ -12,6 +12,8 @@
  */
 import { AuthAppElement } from "./elements/app.js";
 import { AuthMfaElement } from "./elements/mfa.js";
+import { AuthMfaSettingsElement } from "./elements/account/mfa-settings.js";
+import { AuthPasskeySettingsElement } from "./elements/account/passkey-settings.js";
 import { AuthCliAuthConfirmElement } from "./elements/cli-auth-confirm.js";
 import { AuthAccountSettingsElement } from "./elements/account/account-settings.js";
 import { AuthProfileSettingsElement } from "./elements/account/profile-settings.js";
@@ -40,6 +42,8 @@ export { MFA_ATTEMPT_CODE_KEY } from "./elements/sign-in.js";
 export { init, type InitOptions } from "./init.js";
 export {
   AuthCliAuthConfirmElement,
+  AuthMfaSettingsElement,
+  AuthPasskeySettingsElement,
   AuthMfaElement,
   AuthAccountSettingsElement,
   AuthApiKeySettingsElement,
@@ -75,6 +79,8 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   "auth-user-button": AuthUserButtonElement,
   "auth-handler": AuthHandlerElement,
   "auth-mfa": AuthMfaElement,
+  "auth-mfa-settings": AuthMfaSettingsElement,
+  "auth-passkey-settings": AuthPasskeySettingsElement,
   "auth-cli-auth-confirm": AuthCliAuthConfirmElement,
   "auth-account-settings": AuthAccountSettingsElement,
   "auth-profile-settings": AuthProfileSettingsElement,
@@ -106,6 +112,8 @@ declare global {
     "auth-user-button": AuthUserButtonElement;
     "auth-handler": AuthHandlerElement;
     "auth-mfa": AuthMfaElement;
+    "auth-mfa-settings": AuthMfaSettingsElement;
+    "auth-passkey-settings": AuthPasskeySettingsElement;
     "auth-cli-auth-confirm": AuthCliAuthConfirmElement;
     "auth-account-settings": AuthAccountSettingsElement;
     "auth-profile-settings": AuthProfileSettingsElement;
