@@ -35,6 +35,11 @@ export function otpauthUri(secret: Uint8Array, account: string, issuer: string):
   return `otpauth://totp/${label}?secret=${base32(secret)}&issuer=${encodeURIComponent(issuer)}&algorithm=SHA1&digits=6&period=30`;
 }
 
+/** The secret's code for a 30-second step (default: now). */
+export async function totpCode(secret: Uint8Array<ArrayBuffer>, now = Date.now()): Promise<string> {
+  return codeAt(secret, Math.floor(now / 30_000));
+}
+
 async function codeAt(secret: Uint8Array<ArrayBuffer>, step: number): Promise<string> {
   const counter = new Uint8Array(8);
   new DataView(counter.buffer).setBigUint64(0, BigInt(step));

@@ -15,7 +15,21 @@ export interface Mounted {
   q<E extends Element = HTMLElement>(selector: string): E;
 }
 
-const EVENTS = ["auth-signed-in", "auth-signed-up", "auth-reset-email-sent", "auth-password-reset", "auth-email-verified", "auth-signed-out"];
+const EVENTS = [
+  "auth-signed-in",
+  "auth-signed-up",
+  "auth-reset-email-sent",
+  "auth-password-reset",
+  "auth-email-verified",
+  "auth-signed-out",
+  "auth-mfa-changed",
+  "auth-passkey-added",
+  "auth-cli-login-confirmed",
+  "auth-password-changed",
+  "auth-account-deleted",
+  "auth-team-changed",
+  "auth-team-invitation-accepted",
+];
 
 /**
  * Puts `markup` inside an `<auth-app>` whose app talks to the real test server, keeps tokens in memory (so
