@@ -1,4 +1,8 @@
 import {
+  AuthCliAuthConfirmElement,
+  AuthMfaElement,
+  AuthMfaSettingsElement,
+  AuthPasskeySettingsElement,
   AuthAccountSettingsElement,
   AuthApiKeySettingsElement,
   AuthDeleteAccountElement,
@@ -183,4 +187,34 @@ export const AuthTeamInvitation = createComponent({
   elementClass: AuthTeamInvitationElement,
   events: { onAuthTeamInvitationAccepted: teamInvitationAccepted },
   displayName: "AuthTeamInvitation",
+});
+
+/** `<auth-mfa>`: the second sign-in step for users with two-factor authentication (the mfa handler page). */
+export const AuthMfa = createComponent({ react: React, tagName: "auth-mfa", elementClass: AuthMfaElement, events: { onAuthSignedIn: signedIn }, displayName: "AuthMfa" });
+
+/** `<auth-mfa-settings>`: turning two-factor authentication on (QR code, code checked first) and off. */
+export const AuthMfaSettings = createComponent({
+  react: React,
+  tagName: "auth-mfa-settings",
+  elementClass: AuthMfaSettingsElement,
+  events: { onAuthMfaChanged: "auth-mfa-changed" as EventName<CustomEvent<{ enabled: boolean }>> },
+  displayName: "AuthMfaSettings",
+});
+
+/** `<auth-passkey-settings>`: adding a passkey and turning passkey sign-in off. */
+export const AuthPasskeySettings = createComponent({
+  react: React,
+  tagName: "auth-passkey-settings",
+  elementClass: AuthPasskeySettingsElement,
+  events: { onAuthPasskeyAdded: "auth-passkey-added" as EventName<CustomEvent<unknown>> },
+  displayName: "AuthPasskeySettings",
+});
+
+/** `<auth-cli-auth-confirm>`: the page a command-line tool's login opens in the browser. */
+export const AuthCliAuthConfirm = createComponent({
+  react: React,
+  tagName: "auth-cli-auth-confirm",
+  elementClass: AuthCliAuthConfirmElement,
+  events: { onAuthCliLoginConfirmed: "auth-cli-login-confirmed" as EventName<CustomEvent<unknown>> },
+  displayName: "AuthCliAuthConfirm",
 });

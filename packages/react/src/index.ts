@@ -15,6 +15,10 @@
  * ```
  */
 export {
+  AuthCliAuthConfirm,
+  AuthMfa,
+  AuthMfaSettings,
+  AuthPasskeySettings,
   AuthAccountSettings,
   AuthApiKeySettings,
   AuthApp,

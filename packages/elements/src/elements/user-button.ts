@@ -1,6 +1,7 @@
 import type { CurrentUser, Loadable } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
+import { AVATAR_CSS } from "../base/avatar.js";
 import { msg, str } from "../base/i18n.js";
 
 /**
@@ -17,11 +18,9 @@ import { msg, str } from "../base/i18n.js";
  * @csspart menu - The menu.
  */
 export class AuthUserButtonElement extends AuthElement {
-  static override css = `
+  static override css = AVATAR_CSS + `
 :where(.lk-ub){position:relative;display:inline-block}
 :where(.lk-ub>button){display:inline-flex;align-items:center;gap:.5rem;padding:.25rem .5rem .25rem .25rem;border-radius:999px}
-:where(.lk-avatar){width:2rem;height:2rem;border-radius:50%;display:inline-grid;place-items:center;background:var(--lk-primary);color:var(--lk-on-primary);font-size:.85em;overflow:hidden}
-:where(.lk-avatar img){width:100%;height:100%;object-fit:cover}
 :where(.lk-menu){position:absolute;right:0;z-index:10;min-width:12rem;margin:.25rem 0 0;padding:.25rem;list-style:none;background:var(--lk-bg);border:1px solid var(--lk-border);border-radius:var(--lk-r);box-shadow:0 4px 16px #0003}
 :where(.lk-menu [role=menuitem]){display:block;box-sizing:border-box;width:100%;border:0;text-align:start;font-weight:400}
 :where(.lk-menu [role=menuitem]:hover,.lk-menu [role=menuitem]:focus){background:var(--lk-subtle)}
