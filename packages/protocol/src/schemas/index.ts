@@ -11,3 +11,5 @@ export * from "./team-invitations.js";
 export * from "./permissions.js";
 export * from "./teams.js";
 export * from "./project-api-keys.js";
+export * from "./mfa-cli.js";
+export * from "./passkeys.js";

@@ -4,6 +4,8 @@ import type { VerificationTables } from "./schema-verification.js";
 import type { NotificationTables } from "./schema-notifications.js";
 import type { PermissionTables } from "./schema-permissions.js";
 import type { ProjectApiKeyTables } from "./schema-project-api-keys.js";
+import type { PasskeyTables } from "./schema-passkeys.js";
+import type { MfaCliTables } from "./schema-mfa-cli.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -99,7 +101,7 @@ export interface SessionsTable {
   last_used_ip: string | null;
 }
 
-export interface Database extends EmailTables, VerificationTables, NotificationTables, PermissionTables, ProjectApiKeyTables {
+export interface Database extends EmailTables, VerificationTables, NotificationTables, PermissionTables, ProjectApiKeyTables, MfaCliTables, PasskeyTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;

@@ -9,7 +9,7 @@ import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
 import type { AppDeps } from "../http/context.js";
 import type { ProjectRow } from "./projects.js";
-import { signInUser } from "./sessions.js";
+import { throwingMfaAfterCommit } from "./mfa-gate.js";
 import { createUser } from "./users.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
 
@@ -115,20 +115,20 @@ export async function signInWithCode(db: Db, env: Env, project: ProjectRow, code
 }
 
 async function signInOnce(db: Db, env: Env, project: ProjectRow, config: ProjectConfig, code: string): Promise<SignInResponse> {
-  return useVerificationCode(db, { projectId: project.id, purpose: "otp_sign_in", code }, async (data, trx) => {
-    const { email } = data as SignInCodeData;
-    const account = await accountForEmail(trx, project.id, email, { lock: true });
-    let userId: string;
-    if (account) {
-      userId = account.user_id;
-      await trx.updateTable("users").set({ otp_auth_enabled: true }).where("id", "=", userId).where("otp_auth_enabled", "=", false).execute();
-    } else {
-      if (!config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
-      const user = await createUser(trx, project, { primaryEmail: email, primaryEmailVerified: true, primaryEmailAuthEnabled: true, otpAuthEnabled: true });
-      userId = user.id;
-    }
-    // TODO(issue 8): users with a TOTP secret get MULTI_FACTOR_AUTHENTICATION_REQUIRED instead of tokens.
-    const tokens = await signInUser(trx, env, { projectId: project.id, userId });
-    return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: userId, is_new_user: !account };
-  });
+  // A user with a TOTP secret gets MULTI_FACTOR_AUTHENTICATION_REQUIRED once the code's use has committed.
+  return throwingMfaAfterCommit((finish) =>
+    useVerificationCode(db, { projectId: project.id, purpose: "otp_sign_in", code }, async (data, trx) => {
+      const { email } = data as SignInCodeData;
+      const account = await accountForEmail(trx, project.id, email, { lock: true });
+      let user: { id: string; totp_secret: Uint8Array | null };
+      if (account) {
+        await trx.updateTable("users").set({ otp_auth_enabled: true }).where("id", "=", account.user_id).where("otp_auth_enabled", "=", false).execute();
+        user = await trx.selectFrom("users").select(["id", "totp_secret"]).where("id", "=", account.user_id).executeTakeFirstOrThrow();
+      } else {
+        if (!config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
+        user = await createUser(trx, project, { primaryEmail: email, primaryEmailVerified: true, primaryEmailAuthEnabled: true, otpAuthEnabled: true });
+      }
+      return finish(trx, env, project, user, { isNewUser: !account });
+    }),
+  );
 }

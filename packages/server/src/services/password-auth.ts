@@ -7,6 +7,7 @@ import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "../crypto/passwords.js";
 import type { Logger } from "pino";
 import { sendSignUpEmailVerification } from "./email-verification.js";
+import { finishSignIn } from "./mfa-gate.js";
 import type { ProjectRow } from "./projects.js";
 import { revokeUserSessions, signInUser } from "./sessions.js";
 import { createPersonalTeam, createUser, findUserByAuthEmail, isUniqueViolation } from "./users.js";
@@ -121,10 +122,8 @@ export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, 
     // still the stored one, so a concurrent password change is never overwritten.
     await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", user.id).where("password_hash", "=", hash).execute();
   }
-  // TODO(issue 8): users with a TOTP secret (users.totp_secret not null) get MULTI_FACTOR_AUTHENTICATION_REQUIRED
-  // with an attempt code instead of tokens.
-  const tokens = await signInUser(db, env, { projectId: project.id, userId: user.id });
-  return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: false };
+  // Users with a TOTP secret get MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code instead of tokens.
+  return finishSignIn(db, env, project, user, { isNewUser: false });
 }
 
 /**

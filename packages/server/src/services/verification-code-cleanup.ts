@@ -3,7 +3,8 @@ import type { Logger } from "pino";
 import type { Db } from "../db/connect.js";
 
 /**
- * Deletes spent verification codes (services/verification-codes.ts): used or expired ones, once a grace
+ * Deletes spent verification codes (services/verification-codes.ts) and command-line login attempts
+ * (services/cli-auth.ts): used or expired ones, once a grace
  * period has passed. The grace keeps a spent code long enough that following an old link still says
  * "expired" or "already used" rather than "not found"; after it, the row is just a hash nobody can use.
  */
@@ -30,12 +31,17 @@ export interface SweepOptions {
 export async function sweepSpentVerificationCodes(db: Db, options: SweepOptions = {}): Promise<number> {
   const cutoff = new Date((options.now ?? new Date()).getTime() - (options.graceMs ?? CODE_GRACE_PERIOD_MS));
   const batchSize = options.batchSize ?? SWEEP_BATCH_SIZE;
+  // Command-line login attempts (services/cli-auth.ts) are single-use codes too, spent the same way.
+  return (await sweepTable(db, "verification_codes", cutoff, batchSize)) + (await sweepTable(db, "cli_auth_attempts", cutoff, batchSize));
+}
+
+async function sweepTable(db: Db, table: "verification_codes" | "cli_auth_attempts", cutoff: Date, batchSize: number): Promise<number> {
   let total = 0;
   for (;;) {
     const result = await sql`
-      delete from verification_codes
+      delete from ${sql.table(table)}
       where id in (
-        select id from verification_codes
+        select id from ${sql.table(table)}
         where expires_at < ${cutoff} or used_at < ${cutoff}
         limit ${batchSize}
         for update skip locked

@@ -28,6 +28,8 @@ export type VerificationPurpose =
   | "otp_sign_in"
   | "team_invitation"
   | "sign_in_invitation"
+  /** The second step of a sign-in with two-factor authentication (services/mfa-gate.ts). */
+  | "mfa_sign_in"
   /** The unsubscribe link in non-transactional mail (services/notification-preferences.ts); checked, never used up. */
   | "unsubscribe";
 

@@ -1,0 +1,27 @@
+import type { ColumnType, Generated } from "kysely";
+
+/** Table types of the TOTP replay guard and the CLI login attempts (migrations/0012_*.sql); part of `Database` in schema.ts. */
+
+export interface TotpUsedStepsTable {
+  user_id: string;
+  secret_hash: Uint8Array;
+  /** A bigint column; read back as a string by node-postgres, so compared in SQL only. */
+  last_used_step: ColumnType<string | number, number, number>;
+}
+
+export interface CliAuthAttemptsTable {
+  id: Generated<string>;
+  project_id: string;
+  polling_code_hash: Uint8Array;
+  login_code_hash: Uint8Array;
+  user_id: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  expires_at: Date;
+  completed_at: Date | null;
+  used_at: Date | null;
+}
+
+export interface MfaCliTables {
+  totp_used_steps: TotpUsedStepsTable;
+  cli_auth_attempts: CliAuthAttemptsTable;
+}

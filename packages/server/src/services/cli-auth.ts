@@ -1,0 +1,98 @@
+import { CLI_AUTH_DEFAULT_EXPIRES_IN_MILLIS, type CliAuthPollResponse, type CliAuthStartResponse } from "@latchkey/protocol/schemas";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { Db } from "../db/connect.js";
+import type { Env } from "../env.js";
+import { hashSecret, secureRandomString } from "../crypto/secrets.js";
+import type { ProjectRow } from "./projects.js";
+import { sessionOfRefreshToken, signInUser } from "./sessions.js";
+
+/**
+ * The command-line login flow (SPEC.md §4 "CLI login"): a CLI starts an attempt and gets a polling code (kept)
+ * and a login code (put in the confirmation page's URL); a signed-in person confirms in the browser
+ * (`complete` with their refresh token); the CLI's next poll gets a refresh token, exactly once.
+ *
+ * Both codes are the protocol's 45-character random strings, stored only as hashes. The browser's refresh
+ * token is checked and not stored: completing records the user, and the poll that claims the attempt (one
+ * conditional UPDATE, so parallel polls cannot both win) starts the CLI's own session for that user, which
+ * the browser's sign-out leaves alone.
+ */
+
+export async function startCliAuth(db: Db, project: ProjectRow, input: { expiresInMillis?: number }): Promise<CliAuthStartResponse> {
+  const pollingCode = secureRandomString();
+  const loginCode = secureRandomString();
+  const expiresAt = new Date(Date.now() + (input.expiresInMillis ?? CLI_AUTH_DEFAULT_EXPIRES_IN_MILLIS));
+  await db
+    .insertInto("cli_auth_attempts")
+    .values({ project_id: project.id, polling_code_hash: hashSecret(pollingCode), login_code_hash: hashSecret(loginCode), expires_at: expiresAt })
+    .execute();
+  return { polling_code: pollingCode, login_code: loginCode, expires_at: expiresAt.toISOString() };
+}
+
+/**
+ * One poll: `waiting` until completed, then `success` with a new refresh token for exactly one poll, `used` for
+ * every later one, and `expired` once the attempt's time is up (as the protocol orders them, expiry first).
+ * INVALID_POLLING_CODE for a code that was never issued in this project.
+ */
+export async function pollCliAuth(db: Db, env: Env, project: ProjectRow, pollingCode: string): Promise<CliAuthPollResponse> {
+  const pollingCodeHash = hashSecret(pollingCode);
+  return db.transaction().execute(async (trx) => {
+    const now = new Date();
+    const claimed = await trx
+      .updateTable("cli_auth_attempts")
+      .set({ used_at: now })
+      .where("project_id", "=", project.id)
+      .where("polling_code_hash", "=", pollingCodeHash)
+      .where("user_id", "is not", null)
+      .where("used_at", "is", null)
+      .where("expires_at", ">", now)
+      .returning("user_id")
+      .executeTakeFirst();
+    if (claimed?.user_id) {
+      const { refresh_token } = await signInUser(trx, env, { projectId: project.id, userId: claimed.user_id });
+      return { status: "success", refresh_token };
+    }
+    // Not claimable: the reads below only tell which answer it is.
+    const attempt = await trx
+      .selectFrom("cli_auth_attempts")
+      .select(["expires_at", "used_at"])
+      .where("project_id", "=", project.id)
+      .where("polling_code_hash", "=", pollingCodeHash)
+      .executeTakeFirst();
+    if (!attempt) throw new KnownErrors.InvalidPollingCodeError();
+    if (attempt.expires_at.getTime() <= now.getTime()) return { status: "expired" };
+    if (attempt.used_at) return { status: "used" };
+    return { status: "waiting" };
+  });
+}
+
+/** Whether a login code can still be completed (not expired, not completed yet). */
+export async function canCompleteCliAuth(db: Db, project: ProjectRow, loginCode: string): Promise<boolean> {
+  const attempt = await db
+    .selectFrom("cli_auth_attempts")
+    .select("id")
+    .where("project_id", "=", project.id)
+    .where("login_code_hash", "=", hashSecret(loginCode))
+    .where("user_id", "is", null)
+    .where("expires_at", ">", new Date())
+    .executeTakeFirst();
+  return attempt !== undefined;
+}
+
+/**
+ * Hands the session of `refreshToken` (REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED unless live in this project) to the
+ * attempt of `loginCode`; false when that attempt does not exist, has expired or was completed already. A login
+ * code completes once: the conditional UPDATE decides between parallel confirmations.
+ */
+export async function completeCliAuth(db: Db, project: ProjectRow, input: { loginCode: string; refreshToken: string }): Promise<boolean> {
+  const session = await sessionOfRefreshToken(db, project.id, input.refreshToken);
+  const now = new Date();
+  const completed = await db
+    .updateTable("cli_auth_attempts")
+    .set({ user_id: session.user_id, completed_at: now })
+    .where("project_id", "=", project.id)
+    .where("login_code_hash", "=", hashSecret(input.loginCode))
+    .where("user_id", "is", null)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  return Number(completed.numUpdatedRows) > 0;
+}

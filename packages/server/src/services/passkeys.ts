@@ -1,0 +1,259 @@
+import { KnownErrors, type KnownError } from "@latchkey/protocol/errors";
+import {
+  PASSKEY_RP_ID_SENTINEL,
+  type InitiatePasskeyResponse,
+  type PasskeyRegisterResponse,
+  type PasskeySignInResponse,
+} from "@latchkey/protocol/schemas";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type WebAuthnCredential,
+  type RegistrationResponseJSON,
+} from "@simplewebauthn/server";
+import { decodeClientDataJSON, isoBase64URL } from "@simplewebauthn/server/helpers";
+import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
+import { isLocalhost, isUrlUnderTrustedDomain, trustedDomainBaseUrls } from "../config/trusted-domains.js";
+import type { Db } from "../db/connect.js";
+import type { Env } from "../env.js";
+import { finishSignIn } from "./mfa-gate.js";
+import { consumePasskeyChallenge, storePasskeyChallenge } from "./passkey-challenges.js";
+import type { ProjectRow } from "./projects.js";
+
+/**
+ * Passkeys (WebAuthn; SPEC.md §4 "Passkey", §5 "WebAuthn", issue 8), as the protocol's reference has them:
+ * a user holds at most one passkey, a new registration replaces it, and `passkey_auth_enabled` says
+ * whether the user may sign in with it.
+ *
+ * The options handed out carry a sentinel RP id that the client library replaces with the page's
+ * hostname, so one project can serve several trusted domains. Completion therefore decides the RP: the
+ * requesting page's origin (its Origin header, else the origin the browser wrote into clientDataJSON) must
+ * be a trusted domain of the project, or localhost when the project allows it, and its hostname is the RP
+ * id the authenticator must have signed for. The WebAuthn checks themselves (challenge, origin, RP id hash,
+ * user presence, signature, counter) are @simplewebauthn/server's.
+ */
+
+/** WebAuthn user handles are 1 to 64 bytes (WebAuthn §5.4.3); ours are the user's UUID in UTF-8 (36). */
+const MAX_USER_HANDLE_BYTES = 64;
+
+const configOf = (project: ProjectRow): ProjectConfig => renderProjectConfig(project.config_override as ConfigObject);
+
+function requirePasskeysEnabled(project: ProjectRow): ProjectConfig {
+  const config = configOf(project);
+  if (!config.auth.passkey.allowSignIn) throw new KnownErrors.PasskeyAuthenticationNotEnabled();
+  return config;
+}
+
+interface RelyingParty {
+  origin: string;
+  rpId: string;
+}
+
+/**
+ * The RP for a page at `origin`, or undefined when the project does not trust it. Origins are compared
+ * whole (scheme, host, port); IP addresses are refused because WebAuthn RP ids are domains.
+ */
+function relyingPartyFor(config: ProjectConfig, origin: string): RelyingParty | undefined {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return undefined;
+  }
+  // A real Origin is exactly scheme://host[:port]; anything with a path, credentials or "null" is not one.
+  if (url.origin !== origin || (url.protocol !== "https:" && url.protocol !== "http:")) return undefined;
+  const rpId = url.hostname;
+  if (rpId.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(rpId)) return undefined;
+  if (isLocalhost(url)) return config.domains.allowLocalhost ? { origin, rpId } : undefined;
+  const trusted = trustedDomainBaseUrls(config).some((domain) => {
+    // Only the trusted domain's origin part matters here: a passkey belongs to a host, not to a path.
+    const domainOrigin = /^https?:\/\/[^/?#]+/i.exec(domain)?.[0];
+    return domainOrigin !== undefined && isUrlUnderTrustedDomain(url, domainOrigin);
+  });
+  return trusted ? { origin, rpId } : undefined;
+}
+
+/** The RP of a completed ceremony: from the page's Origin header, else from the signed client data. */
+function relyingPartyOfCeremony(config: ProjectConfig, pageOrigin: string | undefined, clientDataJSON: string, fail: (message: string) => KnownError): RelyingParty {
+  let origin = pageOrigin;
+  if (origin === undefined) {
+    try {
+      origin = decodeClientDataJSON(clientDataJSON).origin;
+    } catch {
+      throw fail("The client data of the passkey response could not be read");
+    }
+  }
+  const rp = typeof origin === "string" ? relyingPartyFor(config, origin) : undefined;
+  if (!rp) throw fail(`The origin ${JSON.stringify(origin)} is not a trusted domain of this project`);
+  return rp;
+}
+
+/** Refuses an initiate call from a page the project does not trust, before the browser prompts anyone. */
+function checkInitiatingPage(config: ProjectConfig, pageOrigin: string | undefined, fail: (message: string) => KnownError): void {
+  if (pageOrigin !== undefined && !relyingPartyFor(config, pageOrigin)) {
+    throw fail(`The origin ${JSON.stringify(pageOrigin)} is not a trusted domain of this project`);
+  }
+}
+
+const registrationFailed = (message: string) => new KnownErrors.PasskeyRegistrationFailed(message);
+const authenticationFailed = (message: string) => new KnownErrors.PasskeyAuthenticationFailed(message);
+
+export interface PasskeyUser {
+  id: string;
+  /** What the authenticator shows in its account picker: the primary email, else the display name. */
+  name: string | null;
+  displayName: string | null;
+}
+
+/** `initiate-passkey-registration`: options for `navigator.credentials.create()` and the code of their challenge. */
+export async function initiatePasskeyRegistration(db: Db, project: ProjectRow, user: PasskeyUser, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
+  const config = requirePasskeysEnabled(project);
+  checkInitiatingPage(config, pageOrigin, registrationFailed);
+  const userHandle = new TextEncoder().encode(user.id);
+  if (userHandle.length < 1 || userHandle.length > MAX_USER_HANDLE_BYTES) throw new Error(`user handle of ${userHandle.length} bytes`);
+  const options = await generateRegistrationOptions({
+    rpName: project.display_name,
+    rpID: PASSKEY_RP_ID_SENTINEL,
+    userID: userHandle,
+    userName: user.name ?? user.displayName ?? user.id,
+    userDisplayName: user.displayName ?? user.name ?? "",
+    attestationType: "none",
+    // Discoverable credentials: sign-in asks for "any passkey of this site" (no allowCredentials list).
+    authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+  });
+  const code = await storePasskeyChallenge(db, { projectId: project.id, ceremony: "registration", challenge: options.challenge, userId: user.id });
+  return { options_json: options as unknown as Record<string, unknown>, code };
+}
+
+/** `register`: verifies the new credential against its challenge and makes it the user's passkey. */
+export async function registerPasskey(
+  db: Db,
+  project: ProjectRow,
+  userId: string,
+  input: { credential: RegistrationResponseJSON; code: string; pageOrigin: string | undefined },
+): Promise<PasskeyRegisterResponse> {
+  const config = requirePasskeysEnabled(project);
+  const stored = await consumePasskeyChallenge(db, { projectId: project.id, ceremony: "registration", code: input.code });
+  // Another user's registration code does not exist for this one.
+  if (stored.userId !== userId) throw new KnownErrors.VerificationCodeNotFound();
+  const rp = relyingPartyOfCeremony(config, input.pageOrigin, input.credential.response.clientDataJSON, registrationFailed);
+
+  let registration;
+  try {
+    const verified = await verifyRegistrationResponse({
+      response: input.credential,
+      expectedChallenge: stored.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpId,
+      expectedType: "webauthn.create",
+      requireUserVerification: false,
+    });
+    registration = verified.verified ? verified.registrationInfo : undefined;
+  } catch (error) {
+    throw registrationFailed(`Passkey registration failed because the verification response is invalid: ${(error as Error).message}`);
+  }
+  if (!registration) throw registrationFailed("Passkey registration failed because the verification response is invalid");
+  const { credential } = registration;
+
+  await db.transaction().execute(async (trx) => {
+    // The user's row lock serialises registrations of one user, keeping "at most one passkey" true.
+    const owner = await trx.selectFrom("users").select("id").where("project_id", "=", project.id).where("id", "=", userId).forUpdate().executeTakeFirst();
+    if (!owner) throw new KnownErrors.UserNotFound();
+    await trx.deleteFrom("passkey_credentials").where("project_id", "=", project.id).where("user_id", "=", userId).execute();
+    const inserted = await trx
+      .insertInto("passkey_credentials")
+      .values({
+        project_id: project.id,
+        user_id: userId,
+        credential_id: credential.id,
+        public_key: credential.publicKey,
+        counter: credential.counter,
+        transports: JSON.stringify(credential.transports ?? []),
+        device_type: registration.credentialDeviceType,
+        backed_up: registration.credentialBackedUp,
+      })
+      .onConflict((oc) => oc.columns(["project_id", "credential_id"]).doNothing())
+      .returning("id")
+      .executeTakeFirst();
+    if (!inserted) throw registrationFailed("This passkey is already registered to another account");
+    await trx.updateTable("users").set({ passkey_auth_enabled: true }).where("id", "=", userId).execute();
+  });
+  return { user_handle: credential.id };
+}
+
+/** `initiate-passkey-authentication`: options for `navigator.credentials.get()` and the code of their challenge. */
+export async function initiatePasskeyAuthentication(db: Db, project: ProjectRow, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
+  const config = requirePasskeysEnabled(project);
+  checkInitiatingPage(config, pageOrigin, authenticationFailed);
+  const options = await generateAuthenticationOptions({ rpID: PASSKEY_RP_ID_SENTINEL, userVerification: "preferred", allowCredentials: [] });
+  const code = await storePasskeyChallenge(db, { projectId: project.id, ceremony: "authentication", challenge: options.challenge, userId: null });
+  return { options_json: options as unknown as Record<string, unknown>, code };
+}
+
+/**
+ * `sign-in`: verifies the assertion with the stored public key, moves the signature counter forward and
+ * signs the passkey's user in (through the MFA gate, like every sign-in path).
+ */
+export async function signInWithPasskey(
+  db: Db,
+  env: Env,
+  project: ProjectRow,
+  input: { response: AuthenticationResponseJSON; code: string; pageOrigin: string | undefined },
+): Promise<PasskeySignInResponse> {
+  const config = requirePasskeysEnabled(project);
+  const stored = await consumePasskeyChallenge(db, { projectId: project.id, ceremony: "authentication", code: input.code });
+  const passkey = await db
+    .selectFrom("passkey_credentials as p")
+    .innerJoin("users as u", "u.id", "p.user_id")
+    .select(["p.id", "p.user_id", "p.credential_id", "p.public_key", "p.counter", "p.transports", "u.totp_secret", "u.passkey_auth_enabled"])
+    .where("p.project_id", "=", project.id)
+    .where("p.credential_id", "=", input.response.id)
+    .executeTakeFirst();
+  if (!passkey) throw authenticationFailed("Passkey not found");
+  if (!passkey.passkey_auth_enabled) throw authenticationFailed("Passkey authentication is not enabled for this user");
+  // The authenticator returns the user handle it stored at registration; it must name the passkey's owner.
+  const userHandle = input.response.response.userHandle;
+  if (userHandle && new TextDecoder().decode(isoBase64URL.toBuffer(userHandle)) !== passkey.user_id) {
+    throw authenticationFailed("The passkey's user handle does not match its account");
+  }
+  const rp = relyingPartyOfCeremony(config, input.pageOrigin, input.response.response.clientDataJSON, authenticationFailed);
+
+  const storedCounter = Number(passkey.counter);
+  let newCounter: number;
+  try {
+    const verified = await verifyAuthenticationResponse({
+      response: input.response,
+      expectedChallenge: stored.challenge,
+      expectedOrigin: rp.origin,
+      expectedRPID: rp.rpId,
+      expectedType: "webauthn.get",
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(passkey.public_key),
+        counter: storedCounter,
+        transports: passkey.transports as WebAuthnCredential["transports"],
+      },
+      requireUserVerification: false,
+    });
+    if (!verified.verified) throw new Error("the signature does not match the stored public key");
+    newCounter = verified.authenticationInfo.newCounter;
+  } catch (error) {
+    throw authenticationFailed(`Passkey sign-in failed because the authentication response is invalid: ${(error as Error).message}`);
+  }
+
+  // Conditional, so two assertions racing with the same counter (a cloned authenticator) cannot both pass:
+  // the counter must still be below the new value (authenticators without a counter always report 0). It
+  // is stored before the MFA gate, which may answer "MFA required": the assertion was used either way.
+  const moved = await db
+    .updateTable("passkey_credentials")
+    .set({ counter: newCounter, last_used_at: new Date() })
+    .where("id", "=", passkey.id)
+    .where((eb) => (newCounter === 0 ? eb("counter", "=", 0) : eb("counter", "<", newCounter)))
+    .returning("id")
+    .executeTakeFirst();
+  if (!moved) throw authenticationFailed("Passkey sign-in failed because the signature counter did not increase");
+  return finishSignIn(db, env, project, { id: passkey.user_id, totp_secret: passkey.totp_secret }, { isNewUser: false });
+}
