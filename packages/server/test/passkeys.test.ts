@@ -247,6 +247,17 @@ describe("passkey switches", () => {
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.passkey_auth_enabled).toBe(false);
     expectKnownError(await signInWithPasskey(project, authenticator), "PASSKEY_AUTHENTICATION_FAILED", 400);
+
+    // Turning it off removed the passkey, as the reference does: switching back on needs a new registration.
+    const again = await api(server.url, "/users/me", {
+      method: "PATCH",
+      headers: { ...project.headers("client"), "x-stack-access-token": user.tokens.access_token },
+      body: { passkey_auth_enabled: true },
+    });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expectKnownError(await signInWithPasskey(project, authenticator), "PASSKEY_AUTHENTICATION_FAILED", 400);
+    expectOk(await registerPasskey(project, user, authenticator));
+    expectOk(await signInWithPasskey(project, authenticator));
   });
 
   it("validates the request bodies with the protocol's schema errors", async () => {

@@ -185,6 +185,9 @@ export async function updateUser(db: Db, projectId: string, userId: string, upda
       await updatePrimaryEmail(trx, projectId, userId, update, signIn);
       // SPEC §3: setting the password (or its hash) ends every session of the user.
       if (update.passwordHash !== undefined) await revokeUserSessions(trx, userId);
+      // Turning passkey sign-in off removes the passkey, as the protocol's reference does: turning it on
+      // again needs a new registration, not a credential that lay dormant.
+      if (update.passkeyAuthEnabled === false) await trx.deleteFrom("passkey_credentials").where("user_id", "=", userId).execute();
       return user;
     });
   } catch (error) {
