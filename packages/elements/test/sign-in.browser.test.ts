@@ -148,6 +148,14 @@ describe("<auth-sign-in>", () => {
     expect(q("button[type=submit]").textContent).to.equal("Send sign-in code");
   });
 
+  it("offers passkeys when the project enables them: a button, and the browser's passkey suggestions on the email field", async () => {
+    const project = await createProject({ configOverride: { "auth.passkey.allowSignIn": true } });
+    const { q } = await mount(project, "<auth-sign-in></auth-sign-in>");
+    const email = await until(() => q<HTMLInputElement>("input[name=email]"));
+    expect(email.getAttribute("autocomplete")).to.equal("username webauthn");
+    expect(q("[part=passkey-button]").textContent).to.equal("Sign in with a passkey");
+  });
+
   it("hides the sign-up link when the project does not allow sign-up", async () => {
     const project = await createProject({ configOverride: { "auth.allowSignUp": false } });
     const { q, host } = await mount(project, "<auth-sign-in></auth-sign-in>");
