@@ -24,6 +24,10 @@ function known(code: string): ShownError | undefined {
       return { field: "password", message: msg("The password is too short.") };
     case "PASSWORD_TOO_LONG":
       return { field: "password", message: msg("The password is too long.") };
+    case "PASSWORD_CONFIRMATION_MISMATCH":
+      return { field: "form", message: msg("The current password is wrong.") };
+    case "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE":
+      return { field: "email", message: msg("Another account already signs in with this email.") };
     case "SIGN_UP_NOT_ENABLED":
       return { field: "form", message: msg("New accounts cannot be created here.") };
     case "PASSWORD_AUTHENTICATION_NOT_ENABLED":

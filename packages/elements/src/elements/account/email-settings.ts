@@ -1,13 +1,158 @@
-import { html, type TemplateResult } from "lit-html";
+import type { ClientApp, ContactChannel } from "@latchkey/core";
+import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
+import type { Changed } from "../../base/reactive-element.js";
+import { describeError, type ShownError } from "../../base/errors.js";
+import { field, formError, formValues, submit } from "../../base/forms.js";
+import { msg, str } from "../../base/i18n.js";
+import { accountCss, keepFocusIn, userIdOf } from "./account-common.js";
+import { confirmAction } from "./confirm-dialog.js";
 
 /**
- * TODO(issue 7): being written.
+ * The signed-in user's email addresses (contact channels): which is primary, verified and used for signing
+ * in; add one, send its verification mail, make it primary, use it (or stop using it) for sign-in, remove it.
  *
  * @element auth-email-settings
+ * @fires auth-contact-channels-changed - After an address was added, changed or removed.
+ * @attr theme - `light` or `dark`; default follows the system.
+ * @csspart base - The section.
+ * @csspart input - The new address input.
+ * @csspart submit - The add button.
+ * @csspart dialog - The confirmation dialog for removing an address.
  */
 export class AuthEmailSettingsElement extends AuthElement {
-  protected override render(): TemplateResult {
-    return html``;
+  static override css = accountCss;
+  static override properties = { channels: { state: true }, busy: { state: true }, working: { state: true }, error: { state: true }, status: { state: true } };
+
+  protected declare channels: ContactChannel[] | null;
+  protected declare busy: boolean;
+  // The channel an action is running on, so its buttons show they are busy.
+  protected declare working: string | null;
+  protected declare error: ShownError | null;
+  protected declare status: string;
+
+  private readonly user = this.watch((app) => app.$user);
+  private loadedFor: string | null | undefined;
+
+  constructor() {
+    super();
+    this.channels = null;
+    this.busy = false;
+    this.working = null;
+    this.error = null;
+    this.status = "";
   }
+
+  /** Loads the list once the user is known, and again if another user signs in. */
+  protected override willUpdate(changed: Changed): void {
+    super.willUpdate(changed);
+    const userId = userIdOf(this.user());
+    if (userId === undefined || userId === this.loadedFor || !this.app) return;
+    this.loadedFor = userId;
+    this.error = null;
+    this.channels = null;
+    if (userId) void this.load(this.app);
+  }
+
+  private async load(app: ClientApp): Promise<void> {
+    try {
+      this.channels = await app.listContactChannels();
+    } catch (error) {
+      this.error = { field: "form", message: describeError(error).message };
+    }
+  }
+
+  protected override render(): TemplateResult {
+    return html`<div class="lk-section" part="base">
+      ${this.loadedFor === null
+        ? html`<p class="lk-note">${msg("Sign in to manage your account.")}</p>`
+        : this.channels === null && !this.error
+          ? html`<p class="lk-note" role="status" aria-busy="true">${msg("Loading…")}</p>`
+          : nothing}
+      ${this.channels ? html`<ul class="lk-list">${this.channels.map((channel) => this.channel(channel))}</ul>` : nothing}
+      ${this.error?.field === "form" ? formError(this.error) : nothing}
+      <p class="lk-note" role="status">${this.status}</p>
+      <form @submit=${this.add}>
+        ${field({ uid: this.uid, name: "email", label: msg("Add an email address"), type: "email", autocomplete: "email", error: this.error })}
+        <label class="lk-check"><input type="checkbox" name="used-for-auth" checked /> ${msg("Use it for signing in")}</label>
+        ${submit(msg("Add email"), msg("Adding…"), this.busy)}
+      </form>
+    </div>`;
+  }
+
+  private channel(channel: ContactChannel): TemplateResult {
+    const valueId = `${this.uid}-${channel.id}`;
+    const busy = this.working === channel.id;
+    const button = (label: string, action: () => Promise<unknown>) =>
+      html`<button type="button" aria-describedby=${valueId} ?disabled=${busy} @click=${() => this.run(channel, action)}>${label}</button>`;
+    const app = this.app!;
+    return html`<li aria-busy=${busy ? "true" : "false"}>
+      <span class="lk-grow" id=${valueId}>${channel.value}</span>
+      ${channel.isPrimary ? html`<span class="lk-badge">${msg("Primary")}</span>` : nothing}
+      <span class="lk-badge">${channel.isVerified ? msg("Verified") : msg("Not verified")}</span>
+      ${channel.usedForAuth ? html`<span class="lk-badge">${msg("Used for sign-in")}</span>` : nothing}
+      <span class="lk-actions">
+        ${channel.isVerified
+          ? nothing
+          : button(msg("Send verification email"), async () => {
+              await app.sendContactChannelVerificationEmail(channel.id);
+              this.status = msg(str`A verification email has been sent to ${channel.value}.`);
+            })}
+        ${channel.isPrimary ? nothing : button(msg("Make primary"), () => app.updateContactChannel(channel.id, { isPrimary: true }))}
+        ${channel.usedForAuth
+          ? button(msg("Stop using for sign-in"), () => app.updateContactChannel(channel.id, { usedForAuth: false }))
+          : button(msg("Use for sign-in"), () => app.updateContactChannel(channel.id, { usedForAuth: true }))}
+        <button type="button" class="lk-danger" aria-describedby=${valueId} ?disabled=${busy} @click=${() => this.removeChannel(channel)}>${msg("Remove")}</button>
+      </span>
+    </li>`;
+  }
+
+  /** Asks first (the opener stays enabled meanwhile, so focus can return to it), then removes. */
+  private async removeChannel(channel: ContactChannel): Promise<void> {
+    const confirmed = await confirmAction(this, {
+      title: msg("Remove this email address?"),
+      message: msg(str`${channel.value} will no longer belong to your account.`),
+      confirmLabel: msg("Remove"),
+    });
+    if (confirmed) await this.run(channel, () => this.app!.deleteContactChannel(channel.id));
+  }
+
+  /** Runs one channel action, then reloads the list (the server decides what changed, e.g. the old primary). */
+  private async run(channel: ContactChannel, action: () => Promise<unknown>): Promise<void> {
+    if (this.working || !this.app) return;
+    this.working = channel.id;
+    this.error = null;
+    this.status = "";
+    try {
+      await action();
+      await this.load(this.app);
+      this.emit("auth-contact-channels-changed");
+    } catch (error) {
+      this.error = { field: "form", message: describeError(error).message };
+    } finally {
+      this.working = null;
+    }
+    // Once the buttons are enabled again (a disabled button cannot take focus).
+    void keepFocusIn(this, `[aria-describedby="${this.uid}-${channel.id}"]`, "input[name=email]");
+  }
+
+  private add = async (event: Event): Promise<void> => {
+    const form = event.target as HTMLFormElement;
+    const { email = "", "used-for-auth": usedForAuth } = formValues(event);
+    if (this.busy || !this.app) return;
+    this.busy = true;
+    this.error = null;
+    this.status = "";
+    try {
+      await this.app.addContactChannel({ value: email.trim(), usedForAuth: usedForAuth === "on" });
+      form.reset();
+      await this.load(this.app);
+      this.status = msg(str`${email.trim()} has been added. Send it a verification email to confirm it is yours.`);
+      this.emit("auth-contact-channels-changed");
+    } catch (error) {
+      this.error = describeError(error);
+    } finally {
+      this.busy = false;
+    }
+  };
 }

@@ -1,13 +1,109 @@
-import { html, type TemplateResult } from "lit-html";
+import type { ClientApp, UserSession } from "@latchkey/core";
+import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
+import type { Changed } from "../../base/reactive-element.js";
+import { describeError } from "../../base/errors.js";
+import { msg, str } from "../../base/i18n.js";
+import { absoluteTime, accountCss, keepFocusIn, relativeTime, userIdOf } from "./account-common.js";
 
 /**
- * TODO(issue 7): being written.
+ * Where the signed-in user is signed in: every session with when (and from where) it was last used, the one
+ * of this browser marked. Other sessions can be revoked (the device is signed out at its next refresh); this
+ * one ends with signing out instead.
  *
  * @element auth-session-settings
+ * @fires auth-session-revoked - After another session was revoked; `detail` is `{ sessionId }`.
+ * @attr theme - `light` or `dark`; default follows the system.
+ * @csspart base - The section.
  */
 export class AuthSessionSettingsElement extends AuthElement {
+  static override css = accountCss;
+  static override properties = { sessions: { state: true }, working: { state: true }, error: { state: true }, status: { state: true } };
+
+  protected declare sessions: UserSession[] | null;
+  protected declare working: string | null;
+  protected declare error: string | null;
+  protected declare status: string;
+
+  private readonly user = this.watch((app) => app.$user);
+  private loadedFor: string | null | undefined;
+
+  constructor() {
+    super();
+    this.sessions = null;
+    this.working = null;
+    this.error = null;
+    this.status = "";
+  }
+
+  /** Loads the list once the user is known, and again if another user signs in. */
+  protected override willUpdate(changed: Changed): void {
+    super.willUpdate(changed);
+    const userId = userIdOf(this.user());
+    if (userId === undefined || userId === this.loadedFor || !this.app) return;
+    this.loadedFor = userId;
+    this.error = null;
+    this.sessions = null;
+    if (userId) void this.load(this.app);
+  }
+
+  private async load(app: ClientApp): Promise<void> {
+    try {
+      const sessions = await app.listSessions();
+      // This browser first, then the most recently used.
+      const used = (s: UserSession) => (s.lastUsedAt ?? s.createdAt).getTime();
+      this.sessions = sessions.sort((a, b) => Number(b.isCurrentSession) - Number(a.isCurrentSession) || used(b) - used(a));
+    } catch (error) {
+      this.error = describeError(error).message;
+    }
+  }
+
   protected override render(): TemplateResult {
-    return html``;
+    return html`<div class="lk-section" part="base">
+      ${this.loadedFor === null
+        ? html`<p class="lk-note">${msg("Sign in to manage your account.")}</p>`
+        : this.sessions === null && !this.error
+          ? html`<p class="lk-note" role="status" aria-busy="true">${msg("Loading…")}</p>`
+          : nothing}
+      ${this.sessions ? html`<ul class="lk-list">${this.sessions.map((session) => this.session(session))}</ul>` : nothing}
+      ${this.error ? html`<p class="lk-alert" role="alert">${this.error}</p>` : nothing}
+      <p class="lk-note" role="status">${this.status}</p>
+    </div>`;
+  }
+
+  private session(session: UserSession): TemplateResult {
+    const lastUsed = session.lastUsedAt ?? session.createdAt;
+    const where = session.geoInfo ? [session.geoInfo.cityName, session.geoInfo.countryCode].filter(Boolean).join(", ") || session.geoInfo.ip : "";
+    const labelId = `${this.uid}-${session.id}`;
+    return html`<li>
+      <span class="lk-grow" id=${labelId}>
+        ${session.isCurrentSession ? msg("This browser") : msg("Another browser or device")}
+        <br /><span class="lk-note">${msg(str`Last used ${relativeTime(lastUsed)}`)}
+          (<time datetime=${lastUsed.toISOString()}>${absoluteTime(lastUsed)}</time>)${where ? html` · ${where}` : nothing}</span>
+      </span>
+      ${session.isCurrentSession
+        ? html`<span class="lk-badge">${msg("Current session")}</span>`
+        : html`<button type="button" class="lk-danger" aria-describedby=${labelId} ?disabled=${this.working === session.id}
+            aria-busy=${this.working === session.id ? "true" : "false"} @click=${() => this.revoke(session)}>${msg("Revoke")}</button>`}
+    </li>`;
+  }
+
+  private async revoke(session: UserSession): Promise<void> {
+    if (this.working || !this.app) return;
+    this.working = session.id;
+    this.error = null;
+    this.status = "";
+    try {
+      await this.app.revokeSession(session.id);
+      await this.load(this.app);
+      this.status = msg("The session has been revoked. That device is signed out.");
+      this.emit("auth-session-revoked", { sessionId: session.id });
+    } catch (error) {
+      this.error = describeError(error).message;
+    } finally {
+      this.working = null;
+    }
+    // Once the buttons are enabled again (a disabled button cannot take focus).
+    void keepFocusIn(this, ".lk-list button");
   }
 }

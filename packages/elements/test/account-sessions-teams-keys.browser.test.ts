@@ -1,0 +1,266 @@
+import { expect } from "@esm-bundle/chai";
+import { sendKeys } from "@web/test-runner-commands";
+import { createClientApp, type ClientApp } from "@latchkey/core";
+import { createProject, createUser, uniqueEmail, type BrowserTestProject } from "./support/harness.js";
+import { alerts, fill, mount, unmountAll, until, type Mounted } from "./support/mount.js";
+
+/**
+ * `<auth-session-settings>`, `<auth-team-list-settings>`, `<auth-notification-settings>`,
+ * `<auth-api-key-settings>` and `<auth-delete-account>` against the real server.
+ */
+interface AxeResult {
+  violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }>;
+}
+declare global {
+  interface Window {
+    axe?: { run(context: Element, options: unknown): Promise<AxeResult> };
+  }
+}
+
+async function axe(context: Element): Promise<string[]> {
+  if (!window.axe) {
+    await new Promise<void>((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = "/node_modules/axe-core/axe.min.js";
+      script.onload = () => resolve();
+      script.onerror = reject;
+      document.head.append(script);
+    });
+  }
+  const result = await window.axe!.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+const PASSWORD = "correct horse battery";
+
+async function signedIn(project: BrowserTestProject, markup: string): Promise<Mounted & { email: string; userId: string }> {
+  const email = uniqueEmail();
+  const { userId } = await createUser(project, { email, password: PASSWORD, displayName: "Ada Lovelace", primaryEmailVerified: true });
+  const page = await mount(project, markup);
+  await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+  return { ...page, email, userId };
+}
+
+/** Another browser: an app of its own, signed in to the same account. */
+async function otherBrowser(project: BrowserTestProject, email: string): Promise<ClientApp> {
+  const app = createClientApp({ projectId: project.projectId, publishableClientKey: project.publishableClientKey, baseUrl: project.baseUrl, tokenStore: "memory", navigate: () => {} });
+  await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+  return app;
+}
+
+function record(page: Mounted, types: string[]): CustomEvent[] {
+  const events: CustomEvent[] = [];
+  for (const type of types) page.host.addEventListener(type, (event) => events.push(event as CustomEvent));
+  return events;
+}
+
+function button(root: Element, label: string): HTMLButtonElement {
+  const found = [...root.querySelectorAll<HTMLButtonElement>("button")].find((b) => b.textContent!.trim() === label);
+  if (!found) throw new Error(`No "${label}" button in ${root.textContent}`);
+  return found;
+}
+
+const text = (element: Element) => element.textContent!.replace(/\s+/g, " ").trim();
+
+describe("<auth-session-settings>", () => {
+  afterEach(unmountAll);
+
+  it("lists the sessions with this browser marked and revokes another one", async () => {
+    const project = await createProject();
+    const email = uniqueEmail();
+    await createUser(project, { email, password: PASSWORD });
+    await otherBrowser(project, email);
+    const page = await mount(project, "<auth-session-settings></auth-session-settings>");
+    const events = record(page, ["auth-session-revoked"]);
+    await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+    const rows = await until(() => (page.host.querySelectorAll("li").length === 2 ? [...page.host.querySelectorAll("li")] : null));
+    expect(await axe(page.host)).to.deep.equal([]);
+
+    // This browser first, marked, with no revoke button (signing out ends it).
+    expect(text(rows[0]!)).to.match(/^This browser Last used (now|\d+ seconds? ago) \(.+\) Current session$/);
+    expect(rows[0]!.querySelector("button")).to.equal(null);
+    expect(rows[0]!.querySelector("time")!.getAttribute("datetime")).to.match(/^\d{4}-\d\d-\d\dT/);
+    expect(text(rows[1]!)).to.match(/^Another browser or device Last used /);
+
+    button(rows[1]!, "Revoke").click();
+    await until(() => page.host.querySelectorAll("li").length === 1);
+    expect(text(page.q("auth-session-settings p[role=status]"))).to.equal("The session has been revoked. That device is signed out.");
+    expect(events).to.have.length(1);
+    const sessions = await page.app.listSessions();
+    expect(sessions.map((s) => s.isCurrentSession)).to.deep.equal([true]);
+    expect(events[0]!.detail.sessionId).to.not.equal(sessions[0]!.id);
+  });
+});
+
+describe("<auth-team-list-settings>", () => {
+  afterEach(unmountAll);
+
+  it("creates a team (selected), then leaves it after confirming", async () => {
+    const project = await createProject({ configOverride: { "teams.allowClientTeamCreation": true } });
+    const page = await signedIn(project, "<auth-team-list-settings></auth-team-list-settings>");
+    const events = record(page, ["auth-team-created", "auth-team-left"]);
+    const name = await until(() => page.q<HTMLInputElement>("auth-team-list-settings input[name=team-name]"));
+    expect(text(page.q("auth-team-list-settings .lk-note"))).to.equal("You are not a member of any team.");
+    expect(await axe(page.host)).to.deep.equal([]);
+
+    fill(name, "Analytical Engines");
+    page.q<HTMLButtonElement>("auth-team-list-settings button[type=submit]").click();
+    const row = await until(() => page.host.querySelector("auth-team-list-settings li"));
+    await until(() => text(row).includes("Selected"));
+    expect(text(row)).to.equal("Analytical Engines Selected Leave");
+    expect(text(page.q("auth-team-list-settings p[role=status]"))).to.equal("The team Analytical Engines has been created.");
+    expect(events.map((e) => e.type)).to.deep.equal(["auth-team-created"]);
+
+    // Leaving asks first; Cancel keeps the membership and gives focus back to the button.
+    const leave = button(row, "Leave");
+    leave.focus();
+    leave.click();
+    const dialog = await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]"));
+    expect(text(dialog.querySelector("h3")!)).to.equal("Leave Analytical Engines?");
+    expect(await axe(dialog)).to.deep.equal([]);
+    button(dialog, "Cancel").click();
+    await until(() => document.activeElement === leave);
+    expect(await page.app.listTeams()).to.have.length(1);
+
+    leave.click();
+    button(await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]")), "Leave team").click();
+    await until(() => !page.host.querySelector("auth-team-list-settings li"));
+    expect(events.map((e) => e.type)).to.deep.equal(["auth-team-created", "auth-team-left"]);
+    await until(() => document.activeElement === page.q("input[name=team-name]"));
+    expect(await page.app.listTeams()).to.deep.equal([]);
+  });
+});
+
+describe("<auth-notification-settings>", () => {
+  afterEach(unmountAll);
+
+  it("toggles the categories that can be turned off; the others stay on and disabled", async () => {
+    const project = await createProject();
+    const page = await signedIn(project, "<auth-notification-settings></auth-notification-settings>");
+    const events = record(page, ["auth-notification-preference-changed"]);
+    const boxes = await until(() => (page.host.querySelectorAll("input[type=checkbox]").length === 2 ? [...page.host.querySelectorAll<HTMLInputElement>("input[type=checkbox]")] : null));
+    expect(await axe(page.host)).to.deep.equal([]);
+    const [transactional, marketing] = boxes as [HTMLInputElement, HTMLInputElement];
+    expect(text(transactional.labels![0]!)).to.equal("Transactional (always sent)");
+    expect([transactional.checked, transactional.disabled]).to.deep.equal([true, true]);
+    expect(text(marketing.labels![0]!)).to.equal("Marketing");
+    expect([marketing.checked, marketing.disabled]).to.deep.equal([true, false]);
+
+    // With the keyboard: Space toggles the focused box.
+    marketing.focus();
+    await sendKeys({ press: "Space" });
+    await until(() => text(page.q("auth-notification-settings p[role=status]")) === "Your choice has been saved.");
+    expect(events.map((e) => e.detail)).to.deep.equal([{ categoryId: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", enabled: false }]);
+    expect((await page.app.listNotificationCategories()).map((c) => [c.name, c.enabled])).to.deep.equal([["Transactional", true], ["Marketing", false]]);
+    expect(document.activeElement).to.equal(page.q("input[name='4f6f8873-3d04-46bd-8bef-18338b1a1b4c']"));
+  });
+});
+
+describe("<auth-api-key-settings>", () => {
+  afterEach(unmountAll);
+
+  it("creates a key shown once with a copy button, lists it by its last four, and revokes it", async () => {
+    const project = await createProject({ configOverride: { "apiKeys.enabled.user": true } });
+    const page = await signedIn(project, "<auth-api-key-settings></auth-api-key-settings>");
+    const events = record(page, ["auth-api-key-created", "auth-api-key-revoked"]);
+    await until(() => text(page.q("auth-api-key-settings .lk-note")) === "You have no API keys.");
+    expect(await axe(page.host)).to.deep.equal([]);
+    const expiry = page.q<HTMLSelectElement>("auth-api-key-settings select[name=expiry]");
+    expect([...expiry.options].map((o) => o.textContent)).to.deep.equal(["Never", "30 days", "90 days", "365 days"]);
+
+    fill(page.q<HTMLInputElement>("input[name=description]"), "CI deploys");
+    expiry.value = "30";
+    const create = page.q<HTMLButtonElement>("auth-api-key-settings button[type=submit]");
+    create.click();
+    const dialog = await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]"));
+    const key = dialog.querySelector<HTMLInputElement>("input[readonly]")!.value;
+    expect(key.length).to.be.greaterThan(20);
+    expect(text(dialog)).to.contain("Copy it now: it will not be shown again.");
+    expect(document.activeElement).to.equal(button(dialog, "Copy"));
+    expect(await axe(dialog)).to.deep.equal([]);
+    button(dialog, "Copy").click();
+    // Headless Chromium may refuse clipboard access; then the key is selected for a manual copy instead.
+    await until(() => text(dialog).includes("Copied.") || text(page.q("auth-api-key-settings > div > p[role=status]")).includes("Copying was not allowed"));
+    button(dialog, "Done").click();
+    await until(() => !page.host.querySelector("dialog"));
+    expect(document.activeElement).to.equal(create);
+    expect(events.map((e) => e.type)).to.deep.equal(["auth-api-key-created"]);
+
+    // The list shows the key's last four only, and its expiry about 30 days out.
+    const row = await until(() => page.host.querySelector("auth-api-key-settings li"));
+    expect(text(row)).to.contain(`CI deploys …${key.slice(-4)} · Expires `);
+    expect(row.textContent).to.not.contain(key);
+    const [listed] = await page.app.listApiKeys();
+    expect(Math.round((listed!.expiresAt!.getTime() - Date.now()) / 86_400_000)).to.equal(30);
+
+    button(row, "Revoke").click();
+    button(await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]")), "Revoke key").click();
+    await until(() => text(page.q("auth-api-key-settings li")).includes("Revoked"));
+    expect(page.q("auth-api-key-settings li").querySelector("button")).to.equal(null);
+    expect(events.map((e) => e.type)).to.deep.equal(["auth-api-key-created", "auth-api-key-revoked"]);
+    expect((await page.app.listApiKeys())[0]!.manuallyRevokedAt).to.not.equal(null);
+  });
+});
+
+describe("<auth-delete-account>", () => {
+  afterEach(unmountAll);
+
+  it("says so, and offers no button, when the project does not let users delete their account", async () => {
+    const project = await createProject();
+    const page = await signedIn(project, "<auth-delete-account></auth-delete-account><auth-api-key-settings></auth-api-key-settings>");
+    await until(() => page.host.querySelectorAll(".lk-note").length === 2);
+    expect(text(page.q("auth-delete-account"))).to.equal("Accounts cannot be deleted here. Ask the app's team to delete yours.");
+    expect(text(page.q("auth-api-key-settings"))).to.equal("This project does not offer API keys.");
+    expect(page.host.querySelector("button")).to.equal(null);
+  });
+
+  it("deletes the account after typing DELETE, fires auth-account-deleted and goes to after-sign-out", async () => {
+    const project = await createProject({ configOverride: { "users.allowClientUserDeletion": true } });
+    const page = await signedIn(project, "<auth-delete-account></auth-delete-account>");
+    const events = record(page, ["auth-account-deleted"]);
+    const open = await until(() => button(page.q("auth-delete-account"), "Delete account"));
+    expect(await axe(page.host)).to.deep.equal([]);
+
+    // Escape closes the dialog and returns focus to the button.
+    open.focus();
+    await sendKeys({ press: "Enter" });
+    const dialog = await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]"));
+    expect(text(dialog.querySelector("label")!)).to.contain(`Type DELETE or your email (${page.email}) to confirm.`);
+    expect(await axe(dialog)).to.deep.equal([]);
+    await sendKeys({ press: "Escape" });
+    await until(() => !dialog.open && document.activeElement === open);
+
+    // A wrong confirmation deletes nothing.
+    open.click();
+    await until(() => dialog.open);
+    await sendKeys({ type: "delete" });
+    await sendKeys({ press: "Enter" });
+    await until(() => alerts(page.host).length > 0);
+    expect(alerts(page.host)).to.deep.equal(["That does not match. Nothing was deleted."]);
+    expect(document.activeElement).to.equal(dialog.querySelector("input[name=confirmation]"));
+    expect(await axe(dialog)).to.deep.equal([]);
+
+    fill(dialog.querySelector<HTMLInputElement>("input[name=confirmation]")!, "DELETE");
+    button(dialog, "Delete my account").click();
+    await until(() => events.length === 1);
+    expect(events[0]!.detail).to.deep.equal({ userId: page.userId });
+    await until(() => page.navigations.length > 0);
+    expect(page.navigations).to.deep.equal(["/"]);
+    expect(await page.app.getUser()).to.equal(null);
+    // The account is gone: its password signs nobody in.
+    let failure: unknown;
+    await otherBrowser(project, page.email).catch((error: unknown) => (failure = error));
+    expect((failure as { code?: string }).code).to.equal("EMAIL_PASSWORD_MISMATCH");
+  });
+
+  it("accepts the account's email as the confirmation", async () => {
+    const project = await createProject({ configOverride: { "users.allowClientUserDeletion": true } });
+    const page = await signedIn(project, "<auth-delete-account></auth-delete-account>");
+    const events = record(page, ["auth-account-deleted"]);
+    button(await until(() => page.q("auth-delete-account .lk-danger-zone")), "Delete account").click();
+    const dialog = await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]"));
+    fill(dialog.querySelector<HTMLInputElement>("input[name=confirmation]")!, page.email.toUpperCase());
+    button(dialog, "Delete my account").click();
+    await until(() => events.length === 1);
+  });
+});
