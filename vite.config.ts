@@ -16,7 +16,7 @@ export default defineConfig({
       // Node-side checks of the elements (the bundle budget); their browser tests run in web-test-runner.
       { test: { name: "elements", include: ["packages/elements/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"], testTimeout: 120_000 } },
       // The core's integration tests start a real server in-process, on PGlite.
-      { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: "server (PGlite)", include: serverTests, env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       // End-to-end: the demo pages in Debian's Chromium (playwright-core), against a real server and SMTP capture.
       { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },

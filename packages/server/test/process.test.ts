@@ -112,7 +112,8 @@ describe("the server process", () => {
     expect(listed.items.map((k: { id: string }) => k.id)).toContain(created.id);
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);
-  });
+    // Two cold starts of a real process (each a PGlite boot): allow for a loaded machine.
+  }, 120_000);
 
   it("refuses to start with a bad configuration value and names it", async () => {
     const server = runServer({ LATCHKEY_PORT: "not-a-port", LATCHKEY_DATA_DIR: "/nonexistent-never-used" });

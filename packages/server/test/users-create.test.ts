@@ -48,9 +48,11 @@ describe("creating users (POST /users)", () => {
       selected_team: null,
       oauth_providers: [],
     });
+    // The password works; with a TOTP secret set, signing in then asks for the second factor.
     const signedIn = await api(server.url, "/auth/password/sign-in", { headers: project.headers("client"), body: { email: address, password: "server-set password" } });
-    expect(signedIn.status).toBe(200);
-    expect(signedIn.body.user_id).toBe(response.body.id);
+    expect(signedIn.status).toBe(400);
+    expect(signedIn.body.code).toBe("MULTI_FACTOR_AUTHENTICATION_REQUIRED");
+    expect(signedIn.body.details.attempt_code).toEqual(expect.any(String));
   });
 
   it("creates an empty user, whose email does not sign in unless asked", async () => {
