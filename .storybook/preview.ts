@@ -1,4 +1,4 @@
-import "@latchkey/elements";
+import { LOCALES, setLocale, setLocalesUrl } from "@latchkey/elements";
 import { setCustomElementsManifest, type Decorator, type Preview } from "@storybook/web-components-vite";
 import { html } from "lit";
 import { withActions } from "storybook/actions/decorator";
@@ -10,21 +10,32 @@ const manifests = import.meta.glob<object>("../packages/elements/custom-elements
 const manifest = Object.values(manifests)[0];
 if (manifest) setCustomElementsManifest(manifest);
 
+// The message catalogues are served from Storybook's static dir (see main.ts), next to iframe.html.
+setLocalesUrl("locales/");
+
+/** A story's language: its `parameters.locale` (the right-to-left story set), else the toolbar's. */
+const localeOf = (context: { parameters: Record<string, unknown>; globals: Record<string, unknown> }): string =>
+  (context.parameters.locale as string | undefined) ?? (context.globals.locale as string | undefined) ?? "en";
+
 /**
  * Every story renders inside an `<auth-app>` whose app is made fresh for this render from the story's
  * `parameters.latchkey` (canned server answers), themed by the toolbar's `theme` global.
  */
 const withStoryApp: Decorator = (story, context) => {
   const app = createStoryApp(context.parameters.latchkey as StoryServer | undefined);
-  const theme = context.globals.theme === "dark" ? "dark" : "light";
+  const theme = context.parameters.theme === "dark" || context.globals.theme === "dark" ? "dark" : "light";
   const background = theme === "dark" ? "#0b1220" : "#ffffff";
-  return html`<div style="background:${background};padding:1.5rem;min-height:100vh;box-sizing:border-box">
-    <auth-app theme=${theme} .app=${app}>${story()}</auth-app>
+  const locale = localeOf(context);
+  return html`<div lang=${locale} style="background:${background};padding:1.5rem;min-height:100vh;box-sizing:border-box">
+    <auth-app theme=${theme} locale=${locale} .app=${app}>${story()}</auth-app>
   </div>`;
 };
 
 const preview: Preview = {
   decorators: [withStoryApp, withActions],
+  // The language is page-wide: set it (and wait for its messages) before every render, so a story never shows
+  // the previous story's language and its play function finds the labels it looks for.
+  loaders: [async (context) => void (await setLocale(localeOf(context)))],
   globalTypes: {
     theme: {
       description: "Colour scheme of the elements",
@@ -38,12 +49,28 @@ const preview: Preview = {
         dynamicTitle: true,
       },
     },
+    locale: {
+      description: "Language of the elements",
+      toolbar: {
+        title: "Language",
+        icon: "globe",
+        items: LOCALES.map((value) => ({ value, title: value })),
+        dynamicTitle: true,
+      },
+    },
   },
-  initialGlobals: { theme: "light" },
+  initialGlobals: { theme: "light", locale: "en" },
   parameters: {
     layout: "fullscreen",
     // The elements' events, shown in the Actions panel as they fire.
-    actions: { handles: ["auth-signed-in", "auth-signed-up", "auth-reset-email-sent", "auth-password-reset", "auth-email-verified", "auth-signed-out"] },
+    actions: {
+      handles: [
+        "auth-signed-in", "auth-signed-up", "auth-reset-email-sent", "auth-password-reset", "auth-email-verified", "auth-signed-out",
+        "auth-profile-updated", "auth-contact-channels-changed", "auth-password-changed", "auth-passkey-added", "auth-mfa-changed",
+        "auth-api-key-created", "auth-api-key-revoked", "auth-account-deleted", "auth-cli-login-confirmed",
+        "auth-team-changed", "auth-team-updated", "auth-team-member-removed", "auth-team-left", "auth-team-deleted", "auth-team-invitation-accepted",
+      ],
+    },
     controls: { expanded: true },
   },
 };

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectAlert, expectBusy, fill, press, within } from "./support/play.js";
+import { expect, expectAlert, expectBusy, fill, NETWORK_FAILURE, press, within } from "./support/play.js";
 import type { StoryServer } from "./support/story-app.js";
 
 /** `<auth-forgot-password>`: asking for a reset link, waiting, the answer, and a failure. */
@@ -41,6 +41,6 @@ export const NetworkFailure: Story = {
     const canvas = within(canvasElement);
     await fill(canvas, { Email: "ada@example.com" });
     await press(canvas, "Send reset link");
-    await expectAlert(canvas, /could not reach the server/);
+    await expectAlert(canvas, NETWORK_FAILURE);
   },
 };

@@ -1,5 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
+import { signedIn } from "./support/story-app.js";
+import { TEAM_ID } from "./support/story-data.js";
 
 /**
  * `<auth-handler>`: routes the page's path under the handler path (`/handler/…`) to the right element. Each
@@ -35,3 +37,15 @@ export const ForgotPasswordPage: Story = { ...atPath("/handler/forgot-password")
 export const ErrorPage: Story = { ...atPath("/handler/error", { errorCode: "REDIRECT_URL_NOT_WHITELISTED", message: "This page's address is not a trusted domain of the project." }) };
 
 export const NotFound: Story = { ...atPath("/handler/no-such-page") };
+
+export const AccountSettingsPage: Story = { ...atPath("/handler/account-settings"), ...signedIn() };
+
+export const TeamInvitationPage: Story = {
+  ...atPath("/handler/team-invitation", { code: "story-invitation-code" }),
+  ...signedIn({ answers: { "POST /team-invitations/accept/details": { json: { team_id: TEAM_ID, team_display_name: "Analytical Engines" } } } }),
+};
+
+export const CliAuthConfirmPage: Story = { ...atPath("/handler/cli-auth-confirm", { login_code: "story-login-code" }), ...signedIn() };
+
+/** Without a pending sign-in in session storage: the page says the sign-in expired. */
+export const MfaPageExpired: Story = { ...atPath("/handler/mfa") };

@@ -1,7 +1,7 @@
 import { KnownErrors } from "@latchkey/core";
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectAlert, expectBusy, fill, press, within } from "./support/play.js";
+import { expect, expectAlert, expectBusy, fill, NETWORK_FAILURE, press, within } from "./support/play.js";
 import type { StoryServer } from "./support/story-app.js";
 
 /** `<auth-sign-in>`: one story per set of enabled methods, per loading state and per error it shows. */
@@ -65,7 +65,7 @@ export const NetworkFailure: Story = {
     const canvas = within(canvasElement);
     await fill(canvas, credentials);
     await press(canvas, "Sign in");
-    await expectAlert(canvas, /could not reach the server/);
+    await expectAlert(canvas, NETWORK_FAILURE);
   },
 };
 

@@ -1,7 +1,7 @@
 import { KnownErrors } from "@latchkey/core";
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expectAlert, expectBusy, fill, press, within } from "./support/play.js";
+import { expectAlert, expectBusy, fill, NETWORK_FAILURE, press, within } from "./support/play.js";
 import type { StoryServer } from "./support/story-app.js";
 
 /** `<auth-sign-up>`: its states, the errors it shows, and the projects where it cannot sign anyone up. */
@@ -70,6 +70,6 @@ export const NetworkFailure: Story = {
     const canvas = within(canvasElement);
     await fill(canvas, newAccount("correct horse battery"));
     await press(canvas, "Create account");
-    await expectAlert(canvas, /could not reach the server/);
+    await expectAlert(canvas, NETWORK_FAILURE);
   },
 };

@@ -22,6 +22,9 @@ export async function press(canvas: Canvas, name: string | RegExp): Promise<HTML
   return button;
 }
 
+/** What the elements say when a request never reached the server (fetch rejected). */
+export const NETWORK_FAILURE = "The server cannot be reached. Check your connection and try again.";
+
 /** Waits for the element's alert and checks its text. */
 export async function expectAlert(canvas: Canvas, text: string | RegExp): Promise<void> {
   const alert = await canvas.findByRole("alert", {}, { timeout: 5000 });
@@ -35,3 +38,29 @@ export async function expectBusy(button: HTMLElement): Promise<void> {
 }
 
 export { expect, waitFor, within };
+
+/** Waits for a section's list (or whatever `name` labels) to have loaded: its loading status is gone. */
+export async function expectLoaded(canvas: Canvas): Promise<void> {
+  await waitFor(() => expect(canvas.queryByText("Loading…")).toBeNull(), { timeout: 5000 });
+}
+
+/** Clicks the button that names an item (`aria-describedby` ties "Revoke" to "Laptop CLI"). */
+export async function pressFor(canvas: Canvas, name: string | RegExp, description: string | RegExp): Promise<HTMLElement> {
+  const buttons = await canvas.findAllByRole("button", { name, description });
+  await userEvent.click(buttons[0]!);
+  return buttons[0]!;
+}
+
+/** Waits for the open modal dialog (a confirmation, a new key) and returns a query scope inside it. */
+export async function openDialog(canvas: Canvas, name: string | RegExp): Promise<Canvas> {
+  const dialog = await canvas.findByRole("dialog", { name });
+  await expect(dialog).toHaveAttribute("open");
+  return within(dialog);
+}
+
+/** Waits for a status message (role="status") with this text. */
+export async function expectStatus(canvas: Canvas, text: string | RegExp): Promise<void> {
+  await waitFor(() => expect(canvas.getAllByRole("status").some((status: HTMLElement) => (typeof text === "string" ? status.textContent?.includes(text) : text.test(status.textContent ?? "")))).toBe(true), { timeout: 5000 });
+}
+
+export { userEvent };

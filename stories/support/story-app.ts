@@ -1,6 +1,7 @@
 import { createClientApp, type ClientApp, type KnownError } from "@latchkey/core";
 import type { ClientProjectConfigRead, ClientProjectRead, SignInResponse } from "@latchkey/protocol/schemas";
 import { action } from "storybook/actions";
+import { apiKeys, contactChannels, notificationPreferences, sessions, STORY_USER_ID, TEAMS } from "./story-data.js";
 
 /**
  * Apps for stories: a real @latchkey/core client whose `fetch` answers from canned, protocol-shaped JSON
@@ -15,7 +16,10 @@ export type StoryAnswer =
   | { networkFailure: true }
   | { pending: true };
 
-/** `"METHOD /path"` under /api/v1, e.g. `"POST /auth/password/sign-in"`. */
+/**
+ * `"METHOD /path"` under /api/v1, e.g. `"POST /auth/password/sign-in"`; a `*` segment stands for any one
+ * segment (an id), e.g. `"DELETE /auth/sessions/*"`. The query string is not part of the route.
+ */
 export type StoryRoute = `${"GET" | "POST" | "PATCH" | "DELETE"} /${string}`;
 
 export interface StoryServer {
@@ -29,11 +33,17 @@ export interface StoryServer {
   answers?: Partial<Record<StoryRoute, StoryAnswer>>;
 }
 
+/** The user as `GET /users/me` sends it (the fields stories vary). */
 export interface StoryUser {
   id: string;
   display_name: string | null;
-  primary_email: string;
+  primary_email: string | null;
   profile_image_url: string | null;
+  /** False for accounts made with a magic link or OAuth: the password section offers to set one. */
+  has_password: boolean;
+  requires_totp_mfa: boolean;
+  passkey_auth_enabled: boolean;
+  selected_team_id: string | null;
 }
 
 export const STORY_PROJECT_ID = "6f1c2a7e-3b4d-4e5f-8a9b-0c1d2e3f4a5b";
@@ -57,7 +67,17 @@ export function projectConfig(changes: Partial<ClientProjectConfigRead> = {}): C
 
 /** Creates the app of one story render: fresh state, memory tokens, navigation logged as an action. */
 export function createStoryApp(server: StoryServer = {}): ClientApp {
-  const user: StoryUser = { id: "0b8f6c1e-5d2a-4c3b-9e7f-1a2b3c4d5e6f", display_name: "Ada Lovelace", primary_email: "ada@example.com", profile_image_url: null, ...server.user };
+  const user: StoryUser = {
+    id: STORY_USER_ID,
+    display_name: "Ada Lovelace",
+    primary_email: "ada@example.com",
+    profile_image_url: null,
+    has_password: true,
+    requires_totp_mfa: false,
+    passkey_auth_enabled: false,
+    selected_team_id: null,
+    ...server.user,
+  };
   const app = createClientApp({
     projectId: STORY_PROJECT_ID,
     publishableClientKey: "pck_story",
@@ -71,10 +91,11 @@ export function createStoryApp(server: StoryServer = {}): ClientApp {
   return app;
 }
 
+/** `user` is this render's own copy: `PATCH /users/me` changes it. */
 function storyFetch(server: StoryServer, user: StoryUser): typeof fetch {
   const project: ClientProjectRead = { id: STORY_PROJECT_ID, display_name: "Story project", config: projectConfig(server.config) };
   const signedIn = (): SignInResponse => ({ ...tokensOnWire(user.id), user_id: user.id, is_new_user: false });
-  const defaults: Record<StoryRoute, () => StoryAnswer> = {
+  const defaults: Record<StoryRoute, (body: Record<string, unknown>) => StoryAnswer> = {
     "GET /projects/current": () => ({ json: project }),
     "GET /users/me": () => ({ json: wireUser(user) }),
     "GET /teams": () => ({ json: { items: [], is_paginated: false } }),
@@ -88,6 +109,40 @@ function storyFetch(server: StoryServer, user: StoryUser): typeof fetch {
     "POST /contact-channels/verify": () => ({ json: {} }),
     "DELETE /auth/sessions/current": () => ({ json: {} }),
     "POST /auth/oauth/token": () => ({ json: { access_token: tokensOnWire(user.id).access_token, token_type: "Bearer" } }),
+    "POST /auth/mfa/sign-in": () => ({ json: signedIn() }),
+    // Account settings: a filled account (two addresses, three sessions, both mail categories, four keys).
+    // Applies what the protocol lets a client change, so the element (and a reload of $user) shows the change.
+    "PATCH /users/me": (body) => {
+      if ("display_name" in body) user.display_name = body.display_name as string | null;
+      if ("profile_image_url" in body) user.profile_image_url = body.profile_image_url as string | null;
+      if ("selected_team_id" in body) user.selected_team_id = body.selected_team_id as string | null;
+      if ("totp_secret_base64" in body) user.requires_totp_mfa = body.totp_secret_base64 !== null;
+      if ("passkey_auth_enabled" in body) user.passkey_auth_enabled = body.passkey_auth_enabled as boolean;
+      return { json: wireUser(user) };
+    },
+    "POST /auth/password/update": () => ({ json: { success: true } }),
+    "POST /auth/password/set": () => ({ json: { success: true } }),
+    "GET /contact-channels": () => ({ json: { items: contactChannels(user.id), is_paginated: false } }),
+    "POST /contact-channels": (body) => ({ json: { ...contactChannels(user.id)[1]!, value: String(body.value), used_for_auth: body.used_for_auth === true }, status: 201 }),
+    "POST /contact-channels/me/*/send-verification-code": () => ({ json: { success: true } }),
+    "PATCH /contact-channels/me/*": () => ({ json: contactChannels(user.id)[1] }),
+    "DELETE /contact-channels/me/*": () => ({ json: { success: true } }),
+    "GET /auth/sessions": () => ({ json: { items: sessions(user.id), is_paginated: false } }),
+    "DELETE /auth/sessions/*": () => ({ json: { success: true } }),
+    "GET /emails/notification-preference/me": () => ({ json: { items: notificationPreferences(), is_paginated: false } }),
+    "PATCH /emails/notification-preference/me/*": (body) => ({ json: { ...notificationPreferences()[1]!, enabled: body.enabled === true } }),
+    "GET /user-api-keys": () => ({ json: { items: apiKeys(user.id), is_paginated: false } }),
+    "PATCH /user-api-keys/*": () => ({ json: { ...apiKeys(user.id)[0]!, manually_revoked_at_millis: Date.now() } }),
+    "DELETE /users/me": () => ({ json: { success: true } }),
+    "POST /auth/cli/complete": () => ({ json: { success: true } }),
+    // Team actions succeed, so a story can be clicked through; the lists come from each story's answers.
+    "POST /teams": (body) => ({ json: { ...TEAMS[0]!, id: "4d5e6f70-0000-4000-8000-000000000009", display_name: String(body.display_name) }, status: 201 }),
+    "PATCH /teams/*": (body) => ({ json: { ...TEAMS[0]!, ...body } }),
+    "DELETE /teams/*": () => ({ json: { success: true } }),
+    "DELETE /team-memberships/*/*": () => ({ json: { success: true } }),
+    "POST /team-invitations/send-code": () => ({ json: { success: true, id: "5e6f7081-0000-4000-8000-000000000009" } }),
+    "DELETE /team-invitations/*": () => ({ json: { success: true } }),
+    "POST /team-invitations/accept": () => ({ json: {} }),
   };
 
   return async (input, init) => {
@@ -95,7 +150,8 @@ function storyFetch(server: StoryServer, user: StoryUser): typeof fetch {
     const method = (init?.method ?? "GET").toUpperCase();
     const route = `${method} ${url.pathname.replace(/^\/api\/v1/, "")}` as StoryRoute;
     action("request")(route);
-    const answer = server.answers?.[route] ?? defaults[route]?.();
+    const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Record<string, unknown>) : {};
+    const answer = lookUp(server.answers ?? {}, route) ?? lookUp(defaults, route)?.(body);
     if (!answer) return jsonResponse(404, { error: `No canned answer for ${route} in this story.` });
     if ("pending" in answer) return new Promise<Response>(() => {});
     // What fetch does when the network fails: reject with a TypeError.
@@ -108,6 +164,17 @@ function storyFetch(server: StoryServer, user: StoryUser): typeof fetch {
   };
 }
 
+/** The entry for a route: by exact name, else the first pattern whose `*` segments match. */
+function lookUp<T>(table: Partial<Record<StoryRoute, T>>, route: StoryRoute): T | undefined {
+  if (table[route] !== undefined) return table[route];
+  const segments = route.split("/");
+  for (const [pattern, value] of Object.entries(table) as Array<[string, T]>) {
+    const parts = pattern.split("/");
+    if (parts.length === segments.length && parts.every((part, i) => part === "*" || part === segments[i])) return value;
+  }
+  return undefined;
+}
+
 function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
@@ -116,19 +183,19 @@ function wireUser(user: StoryUser) {
   return {
     id: user.id,
     primary_email: user.primary_email,
-    primary_email_verified: true,
+    primary_email_verified: user.primary_email !== null,
     display_name: user.display_name,
     client_metadata: null,
     client_read_only_metadata: null,
     profile_image_url: user.profile_image_url,
     signed_up_at_millis: Date.UTC(2025, 0, 15),
-    has_password: true,
-    auth_with_email: true,
+    has_password: user.has_password,
+    auth_with_email: user.primary_email !== null,
     oauth_providers: [],
-    selected_team_id: null,
-    requires_totp_mfa: false,
+    selected_team_id: user.selected_team_id,
+    requires_totp_mfa: user.requires_totp_mfa,
     otp_auth_enabled: false,
-    passkey_auth_enabled: false,
+    passkey_auth_enabled: user.passkey_auth_enabled,
     is_anonymous: false,
   };
 }
@@ -150,4 +217,19 @@ function tokensFor(userId: string) {
 function tokensOnWire(userId: string) {
   const tokens = tokensFor(userId);
   return { access_token: tokens.accessToken, refresh_token: tokens.refreshToken };
+}
+
+/** A story's canned server, as Storybook parameters: `{ ...serves({ signedIn: true }) }`. */
+export function serves(latchkey: StoryServer): { parameters: { latchkey: StoryServer } } {
+  return { parameters: { latchkey } };
+}
+
+/** A signed-in account with the given changes: most account and team stories start from it. */
+export function signedIn(changes: Omit<StoryServer, "signedIn"> = {}): { parameters: { latchkey: StoryServer } } {
+  return serves({ ...changes, signedIn: true });
+}
+
+/** The same story in the dark theme whatever the toolbar says (explicit dark variants of a few states). */
+export function dark<T extends { parameters?: object }>(story: T): T & { parameters: { theme: "dark" } } {
+  return { ...story, parameters: { ...story.parameters, theme: "dark" } };
 }

@@ -7,7 +7,7 @@ import { join } from "node:path";
  * way CI's `npm run build-storybook` builds it.
  */
 
-const SOURCES = [".storybook", "stories", "packages/elements/src", "packages/core/src", "packages/protocol/src", "packages/elements/custom-elements.json"];
+const SOURCES = [".storybook", "stories", "packages/elements/src", "packages/elements/locales", "packages/core/src", "packages/protocol/src", "packages/elements/custom-elements.json"];
 /** Not part of the build: editing these tests must not force a rebuild. */
 const NOT_SOURCES = new Set(["stories/test"]);
 
