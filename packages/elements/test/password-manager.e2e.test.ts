@@ -3,12 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS, demoProject, server, useDemoForFile } from "../../../demo/test/support/demo-e2e.js";
+import { CHROMIUM_ARGS, createUserWithPassword, demoProject, newEmail, server, useDemoForFile } from "../../../demo/test/support/demo-e2e.js";
 
 /**
  * Password managers must see the elements' forms as login forms: Chromium's own password manager, asked
  * through chrome://password-manager-internals (its parsing log), reports which field it takes for the
- * username, the current password and the new password on the demo's sign-in and sign-up pages. (Whether it
+ * username, the current password and the new password on the demo's sign-in, sign-up and account-settings
+ * (password change) pages. (Whether it
  * then offers to save is browser UI that a headless run cannot show; the parsing is what decides it.)
  */
 useDemoForFile();
@@ -46,13 +47,22 @@ async function parsedForms(): Promise<ParsedForm[]> {
   });
 }
 
-async function openPage(path: string): Promise<Page> {
+async function openPage(path: string, signInAs?: { email: string; password: string }): Promise<Page> {
   const project = await demoProject();
+  if (signInAs) await createUserWithPassword(project, signInAs.email, signInAs.password);
   const page = await context.newPage();
-  const url = new URL(path, server.url);
+  const url = new URL(signInAs ? "/demo/handler/sign-in" : path, server.url);
   url.searchParams.set("project_id", project.projectId);
   url.searchParams.set("publishable_client_key", project.publishableClientKey);
   await page.goto(url.toString());
+  if (signInAs) {
+    // The demo remembers the project for the tab: sign in first, then open the page asked for.
+    await page.getByLabel("Email").fill(signInAs.email);
+    await page.getByLabel("Password").fill(signInAs.password);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL((target) => target.pathname === "/demo/");
+    await page.goto(new URL(path, server.url).toString());
+  }
   await page.locator("input[type=password]").first().waitFor();
   return page;
 }
@@ -78,6 +88,15 @@ describe("Chromium's password manager", () => {
     const page = await openPage("/demo/handler/sign-up");
     const forms = await waitForParse((f) => f.newPasswordElement === "password" && f.usernameElement === "email");
     expect(forms).toContainEqual(expect.objectContaining({ usernameElement: "email", newPasswordElement: "password" }));
+    await page.close();
+  });
+
+  it("reads the password change of <auth-account-settings> as a change-password form of the signed-in account", async () => {
+    const page = await openPage("/demo/handler/account-settings", { email: newEmail("pwm"), password: "the current password" });
+    await page.getByLabel("Current password").waitFor();
+    // The account's email rides along in a hidden username field, so a saved password is filed under it.
+    const forms = await waitForParse((f) => f.passwordElement === "current-password" && f.newPasswordElement === "password");
+    expect(forms).toContainEqual(expect.objectContaining({ usernameElement: "username", passwordElement: "current-password", newPasswordElement: "password" }));
     await page.close();
   });
 });
