@@ -38,6 +38,13 @@ describe("<auth-handler>", () => {
     expect(host.textContent).to.contain("OAUTH_PROVIDER_ACCESS_DENIED");
   });
 
+  it("shows a known error code with its own readable message rather than the URL's text", async () => {
+    const { host } = await handlerAt("/handler/error?errorCode=VERIFICATION_CODE_EXPIRED&message=Call%20this%20number%20to%20continue.");
+    await until(() => host.querySelector("h2"));
+    expect(host.querySelector("[role=alert]")?.textContent).to.equal("This code has expired. Ask for a new one.");
+    expect(host.textContent).to.contain("VERIFICATION_CODE_EXPIRED");
+  });
+
   it("says a page it does not know is not found", async () => {
     const { host } = await handlerAt("/handler/no-such-page");
     await until(() => host.querySelector("h2")?.textContent === "Page not found");

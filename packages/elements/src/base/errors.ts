@@ -50,6 +50,11 @@ function known(code: string): ShownError | undefined {
   return undefined;
 }
 
+/** The readable, translated message for a known error code, if these elements have one. */
+export function knownErrorMessage(code: string): string | undefined {
+  return known(code)?.message;
+}
+
 export function describeError(error: unknown): ShownError {
   if (error instanceof KnownError) {
     const shown = known(error.code);

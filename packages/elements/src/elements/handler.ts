@@ -1,6 +1,7 @@
 import type { ClientApp } from "@latchkey/core";
 import { html, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
+import { knownErrorMessage } from "../base/errors.js";
 import { pageParam } from "../base/navigation.js";
 import { msg } from "../base/i18n.js";
 
@@ -20,7 +21,8 @@ const PAGES: Record<string, () => TemplateResult> = {
 
 /**
  * Routes the app's handler pages: `/{handler path}/{page}` (default `/handler/sign-in`, …) shows the
- * matching element; `sign-out` signs out and goes to after-sign-out; `error` shows the error named in the URL.
+ * matching element; `sign-out` signs out and goes to after-sign-out; `error` shows the error named in the URL
+ * (`errorCode` and `message`; a known code is shown with its own translated message).
  * Mount it on a catch-all route of the handler path.
  *
  * @element auth-handler
@@ -50,7 +52,8 @@ export class AuthHandlerElement extends AuthElement {
     if (page === "sign-out") return html`<div class="lk-card"><p role="status">${msg("Signing out…")}</p></div>`;
     if (page === "error") {
       const code = pageParam("errorCode") ?? pageParam("error");
-      const message = pageParam("message") ?? pageParam("error_description") ?? msg("Something went wrong.");
+      // A code these elements know reads in the page's language; otherwise the message that came with it.
+      const message = (code ? knownErrorMessage(code) : undefined) ?? pageParam("message") ?? pageParam("error_description") ?? msg("Something went wrong.");
       return html`<div class="lk-card" part="card"><h2 tabindex="-1">${msg("Something went wrong")}</h2>
         <p role="alert">${message}</p>${code ? html`<p class="lk-note">${msg("Error code:")} <code>${code}</code></p>` : ""}
         <div class="lk-footer"><a part="link" href=${this.app.urls.home}>${msg("Go home")}</a></div></div>`;
