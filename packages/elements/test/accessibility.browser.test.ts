@@ -1,33 +1,12 @@
 import { expect } from "@esm-bundle/chai";
 import { createProject, createUser, uniqueEmail, waitForMail } from "./support/harness.js";
 import { fill, mount, unmountAll, until } from "./support/mount.js";
+import { axe } from "./support/axe.js";
 
 /**
  * axe-core (WCAG 2.0/2.1/2.2 A and AA rules) over each element in its states, in light and dark themes:
  * zero violations. The stories get the same check in the Storybook suite.
  */
-interface AxeResult {
-  violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }>;
-}
-declare global {
-  interface Window {
-    axe?: { run(context: Element, options: unknown): Promise<AxeResult> };
-  }
-}
-
-async function axe(context: Element): Promise<string[]> {
-  if (!window.axe) {
-    await new Promise<void>((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = "/node_modules/axe-core/axe.min.js";
-      script.onload = () => resolve();
-      script.onerror = reject;
-      document.head.append(script);
-    });
-  }
-  const result = await window.axe!.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 

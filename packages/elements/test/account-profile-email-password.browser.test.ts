@@ -3,30 +3,9 @@ import { sendKeys } from "@web/test-runner-commands";
 import { createClientApp } from "@latchkey/core";
 import { createProject, createUser, uniqueEmail, waitForMail, type BrowserTestProject } from "./support/harness.js";
 import { alerts, fill, mount, unmountAll, until, type Mounted } from "./support/mount.js";
+import { axe } from "./support/axe.js";
 
 /** `<auth-profile-settings>`, `<auth-email-settings>` and `<auth-password-settings>` against the real server. */
-interface AxeResult {
-  violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }>;
-}
-declare global {
-  interface Window {
-    axe?: { run(context: Element, options: unknown): Promise<AxeResult> };
-  }
-}
-
-async function axe(context: Element): Promise<string[]> {
-  if (!window.axe) {
-    await new Promise<void>((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = "/node_modules/axe-core/axe.min.js";
-      script.onload = () => resolve();
-      script.onerror = reject;
-      document.head.append(script);
-    });
-  }
-  const result = await window.axe!.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 const PASSWORD = "correct horse battery";
 

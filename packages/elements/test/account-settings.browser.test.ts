@@ -1,30 +1,9 @@
 import { expect } from "@esm-bundle/chai";
 import { createProject, createUser, uniqueEmail, type BrowserTestProject } from "./support/harness.js";
 import { mount, unmountAll, until, type Mounted } from "./support/mount.js";
+import { axe } from "./support/axe.js";
 
 /** `<auth-account-settings>`: the sections it composes, what config and attributes hide, axe over all of it. */
-interface AxeResult {
-  violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }>;
-}
-declare global {
-  interface Window {
-    axe?: { run(context: Element, options: unknown): Promise<AxeResult> };
-  }
-}
-
-async function axe(context: Element): Promise<string[]> {
-  if (!window.axe) {
-    await new Promise<void>((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = "/node_modules/axe-core/axe.min.js";
-      script.onload = () => resolve();
-      script.onerror = reject;
-      document.head.append(script);
-    });
-  }
-  const result = await window.axe!.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
 
 const PASSWORD = "correct horse battery";
 /** Everything the account page can show switched on. */

@@ -2,7 +2,8 @@ import { expect } from "@esm-bundle/chai";
 import { sendKeys } from "@web/test-runner-commands";
 import { createProject, uniqueEmail, waitForMail } from "./support/harness.js";
 import { alerts, fill, unmountAll, until } from "./support/mount.js";
-import { axe, inviteAndReadCode, signedIn, TEAM_PROJECT, type Person } from "./support/teams.js";
+import { axe } from "./support/axe.js";
+import { inviteAndReadCode, signedIn, TEAM_PROJECT, type Person } from "./support/teams.js";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 const text = (el: Element) => el.textContent!.replace(/\s+/g, " ").trim();

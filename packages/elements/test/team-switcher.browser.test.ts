@@ -2,7 +2,8 @@ import { expect } from "@esm-bundle/chai";
 import { sendKeys } from "@web/test-runner-commands";
 import { createProject } from "./support/harness.js";
 import { unmountAll, until } from "./support/mount.js";
-import { axe, signedIn, TEAM_PROJECT, type Person } from "./support/teams.js";
+import { axe } from "./support/axe.js";
+import { signedIn, TEAM_PROJECT, type Person } from "./support/teams.js";
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 

@@ -2,7 +2,7 @@ import type { ClientApp } from "@latchkey/core";
 import { createUser, uniqueEmail, waitForMail, type BrowserTestProject } from "./harness.js";
 import { mount, type Mounted } from "./mount.js";
 
-/** Shared by the team-* browser tests: signed-in people in apps of their own, and axe. */
+/** Shared by the team-* browser tests: signed-in people in apps of their own. */
 
 export const PASSWORD = "correct horse battery";
 /** Users may create teams from the client, and mail goes to the run's SMTP capture (invitations). */
@@ -41,26 +41,3 @@ export async function inviteAndReadCode(inviter: ClientApp, teamId: string, emai
   return new URL(link).searchParams.get("code")!;
 }
 
-interface AxeResult {
-  violations: Array<{ id: string; help: string; nodes: Array<{ target: string[] }> }>;
-}
-declare global {
-  interface Window {
-    axe?: { run(context: Element, options: unknown): Promise<AxeResult> };
-  }
-}
-
-/** axe-core's WCAG 2.x A/AA rules over `context`: the violations, readable. */
-export async function axe(context: Element): Promise<string[]> {
-  if (!window.axe) {
-    await new Promise<void>((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = "/node_modules/axe-core/axe.min.js";
-      script.onload = () => resolve();
-      script.onerror = reject;
-      document.head.append(script);
-    });
-  }
-  const result = await window.axe!.run(context, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] } });
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
-}
