@@ -64,6 +64,7 @@ export default {
   filterBrowserLogs: ({ args }) => !(typeof args[0] === "string" && args[0].startsWith("Lit is in dev mode")),
   testFramework: { config: { ui: "bdd", timeout: 20_000 } },
   // Libraries written for bundlers (nanostores, React) read process.env.NODE_ENV, which a page does not have.
+  // readable-failures.ts keeps a failed comparison of DOM nodes from stalling the run (see its comment).
   testRunnerHtml: (testFramework) =>
-    `<!doctype html><html><head><script>window.process = { env: { NODE_ENV: "development" } };</script></head><body><script type="module" src="${testFramework}"></script></body></html>`,
+    `<!doctype html><html><head><script>window.process = { env: { NODE_ENV: "development" } };</script></head><body><script type="module" src="${testFramework}"></script><script type="module" src="/packages/elements/test/support/readable-failures.ts"></script></body></html>`,
 };

@@ -2,7 +2,7 @@ import { expect } from "@esm-bundle/chai";
 import { sendKeys } from "@web/test-runner-commands";
 import { createClientApp } from "@latchkey/core";
 import { createProject, createUser, uniqueEmail, waitForMail, type BrowserTestProject } from "./support/harness.js";
-import { alerts, fill, mount, unmountAll, until, type Mounted } from "./support/mount.js";
+import { alerts, fill, mount, unmountAll, until, untilFocused, type Mounted } from "./support/mount.js";
 import { axe } from "./support/axe.js";
 
 /** `<auth-profile-settings>`, `<auth-email-settings>` and `<auth-password-settings>` against the real server. */
@@ -230,7 +230,7 @@ describe("<auth-password-settings>", () => {
     expect(await attempt("x".repeat(71), "x".repeat(71))).to.deep.equal(["The password must be at most 70 characters long."]);
     expect(await attempt("a new password", "a new passwort")).to.deep.equal(["Passwords do not match."]);
     // Focus is on the field to fix.
-    expect(document.activeElement).to.equal(page.q("input[name=password-repeat]"));
+    await untilFocused(page.q("input[name=password-repeat]"));
     expect(await axe(page.host)).to.deep.equal([]);
   });
 

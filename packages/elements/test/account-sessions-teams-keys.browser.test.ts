@@ -2,7 +2,7 @@ import { expect } from "@esm-bundle/chai";
 import { sendKeys } from "@web/test-runner-commands";
 import { createClientApp, type ClientApp } from "@latchkey/core";
 import { createProject, createUser, uniqueEmail, type BrowserTestProject } from "./support/harness.js";
-import { alerts, fill, mount, unmountAll, until, type Mounted } from "./support/mount.js";
+import { alerts, fill, mount, unmountAll, until, untilFocused, type Mounted } from "./support/mount.js";
 import { axe } from "./support/axe.js";
 
 /**
@@ -131,7 +131,7 @@ describe("<auth-notification-settings>", () => {
     await until(() => text(page.q("auth-notification-settings p[role=status]")) === "Your choice has been saved.");
     expect(events.map((e) => e.detail)).to.deep.equal([{ categoryId: "4f6f8873-3d04-46bd-8bef-18338b1a1b4c", enabled: false }]);
     expect((await page.app.listNotificationCategories()).map((c) => [c.name, c.enabled])).to.deep.equal([["Transactional", true], ["Marketing", false]]);
-    expect(document.activeElement).to.equal(page.q("input[name='4f6f8873-3d04-46bd-8bef-18338b1a1b4c']"));
+    await untilFocused(page.q("input[name='4f6f8873-3d04-46bd-8bef-18338b1a1b4c']"));
   });
 });
 
@@ -155,14 +155,14 @@ describe("<auth-api-key-settings>", () => {
     const key = dialog.querySelector<HTMLInputElement>("input[readonly]")!.value;
     expect(key.length).to.be.greaterThan(20);
     expect(text(dialog)).to.contain("Copy it now: it will not be shown again.");
-    expect(document.activeElement).to.equal(button(dialog, "Copy"));
+    await untilFocused(button(dialog, "Copy"));
     expect(await axe(dialog)).to.deep.equal([]);
     button(dialog, "Copy").click();
     // Headless Chromium may refuse clipboard access; then the key is selected for a manual copy instead.
     await until(() => text(dialog).includes("Copied.") || text(page.q("auth-api-key-settings > div > p[role=status]")).includes("Copying was not allowed"));
     button(dialog, "Done").click();
     await until(() => !page.host.querySelector("dialog"));
-    expect(document.activeElement).to.equal(create);
+    await untilFocused(create);
     expect(events.map((e) => e.type)).to.deep.equal(["auth-api-key-created"]);
 
     // The list shows the key's last four only, and its expiry about 30 days out.
@@ -216,7 +216,7 @@ describe("<auth-delete-account>", () => {
     await sendKeys({ press: "Enter" });
     await until(() => alerts(page.host).length > 0);
     expect(alerts(page.host)).to.deep.equal(["That does not match. Nothing was deleted."]);
-    expect(document.activeElement).to.equal(dialog.querySelector("input[name=confirmation]"));
+    await untilFocused(dialog.querySelector("input[name=confirmation]"));
     expect(await axe(dialog)).to.deep.equal([]);
 
     fill(dialog.querySelector<HTMLInputElement>("input[name=confirmation]")!, "DELETE");

@@ -1,7 +1,7 @@
 import { expect } from "@esm-bundle/chai";
 import { sendKeys } from "@web/test-runner-commands";
 import { createProject, uniqueEmail, waitForMail } from "./support/harness.js";
-import { alerts, fill, unmountAll, until } from "./support/mount.js";
+import { alerts, fill, unmountAll, until, untilFocused } from "./support/mount.js";
 import { axe } from "./support/axe.js";
 import { inviteAndReadCode, signedIn, TEAM_PROJECT, type Person } from "./support/teams.js";
 
@@ -132,7 +132,7 @@ describe("<auth-team-settings>", () => {
     await sendKeys({ press: "Enter" });
     await until(() => !creator.host.querySelector("dialog[open]"));
     expect(memberNames(creator)).to.have.length(2);
-    expect(document.activeElement).to.equal(creator.q("button[aria-label='Remove Member']"));
+    await untilFocused(creator.q("button[aria-label='Remove Member']"));
 
     creator.q<HTMLButtonElement>("button[aria-label='Remove Member']").click();
     await confirmDialog(creator, "Remove member");

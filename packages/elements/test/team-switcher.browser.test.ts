@@ -1,7 +1,7 @@
 import { expect } from "@esm-bundle/chai";
 import { sendKeys } from "@web/test-runner-commands";
 import { createProject } from "./support/harness.js";
-import { unmountAll, until } from "./support/mount.js";
+import { unmountAll, until, untilFocused } from "./support/mount.js";
 import { axe } from "./support/axe.js";
 import { signedIn, TEAM_PROJECT, type Person } from "./support/teams.js";
 
@@ -82,7 +82,7 @@ describe("<auth-team-switcher>", () => {
     await until(() => buttonText(person).includes("Alpha Rockets"));
     expect(listbox.hidden).to.equal(true);
     // Focus goes back to the button, and the server knows the choice.
-    expect(document.activeElement).to.equal(button);
+    await untilFocused(button);
     expect((await person.app.getUser())?.selectedTeamId).to.equal(person.ids[0]);
   });
 
@@ -95,7 +95,7 @@ describe("<auth-team-switcher>", () => {
     await sendKeys({ press: "ArrowUp" });
     await sendKeys({ press: "Escape" });
     await until(() => person.q("[role=listbox]").hidden);
-    expect(document.activeElement).to.equal(button);
+    await untilFocused(button);
     expect(buttonText(person)).to.contain("Gamma Labs");
     expect(person.teamEvents).to.deep.equal([]);
   });
@@ -129,7 +129,7 @@ describe("<auth-team-switcher>", () => {
     const changed = await until(() => person.teamEvents.find((e) => e.type === "auth-team-changed"));
     await until(() => buttonText(person).includes("Delta Docks"));
     expect(dialog.open).to.equal(false);
-    expect(document.activeElement).to.equal(button);
+    await untilFocused(button);
     const teams = await person.app.listTeams();
     expect(teams.find((t) => t.displayName === "Delta Docks")?.id).to.equal(changed.detail.teamId);
   });

@@ -3,7 +3,7 @@ import type { AuthAppElement } from "../../src/index.js";
 import "../../src/index.js";
 import type { BrowserTestProject } from "./harness.js";
 
-export { fill, until } from "./dom.js";
+export { fill, until, untilFocused } from "./dom.js";
 
 export interface Mounted {
   app: ClientApp;
