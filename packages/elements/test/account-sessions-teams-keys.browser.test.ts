@@ -216,7 +216,7 @@ describe("<auth-delete-account>", () => {
     await sendKeys({ press: "Enter" });
     await until(() => alerts(page.host).length > 0);
     expect(alerts(page.host)).to.deep.equal(["That does not match. Nothing was deleted."]);
-    await untilFocused(dialog.querySelector("input[name=confirmation]"));
+    await untilFocused(dialog.querySelector("input[name=confirmation]")!);
     expect(await axe(dialog)).to.deep.equal([]);
 
     fill(dialog.querySelector<HTMLInputElement>("input[name=confirmation]")!, "DELETE");

@@ -20,6 +20,8 @@ import { usersRoutes } from "./routes/users.js";
 import { internalConfigRoutes } from "./routes/internal-config.js";
 import { projectsRoutes } from "./routes/projects.js";
 import { welcomeRoutes } from "./routes/welcome.js";
+import { apiDocsRoutes } from "./routes/api-docs.js";
+import { mountRoutes, ResponseSchemaMismatch, type Route } from "./http/route.js";
 import { teamInvitationsRoutes } from "./routes/team-invitations.js";
 import { projectApiKeysRoutes } from "./routes/project-api-keys.js";
 import { contactChannelsRoutes } from "./routes/contact-channels.js";
@@ -35,6 +37,17 @@ import { teamsRoutes } from "./routes/teams.js";
 import { teamMembershipsRoutes } from "./routes/team-memberships.js";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles.js";
 import { sql } from "kysely";
+import serverPackage from "../package.json" with { type: "json" };
+
+/** Every route of the API, each declared once (http/route.ts); the OpenAPI document lists exactly these. */
+export const API_ROUTES: readonly Route[] = [
+  ...welcomeRoutes,
+  ...usersRoutes,
+  ...apiDocsRoutes(() => API_ROUTES, serverPackage.version),
+];
+
+/** The API answers under both prefixes, as the protocol's server does. */
+export const API_PREFIXES = ["/api/v1", "/api/latest"] as const;
 
 /** The whole HTTP application; `deps` carries the database, configuration and logger. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
@@ -57,6 +70,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((error, c) => {
     if (error instanceof KnownError) return knownErrorResponse(error);
+    if (error instanceof ResponseSchemaMismatch) {
+      // Only with LATCHKEY_CHECK_RESPONSES (the tests): say what differs, so the failing test shows it.
+      return new Response(error.message, { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
     if (error instanceof HTTPException) {
       return new Response(error.message, { status: error.status, headers: { "content-type": "text/plain; charset=utf-8" } });
     }
@@ -75,21 +92,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use("/api/*", cors());
   app.use("/api/*", overrideErrorStatus());
-  app.use("/api/v1/*", async function readBody(c, next) {
-    c.set("body", await parseBody(c.req.raw));
-    await next();
-  });
-  app.use("/api/v1/*", resolveAuth());
-  app.use("/api/v1", resolveAuth());
 
   const api = new Hono<AppEnv>();
-  api.route("/", welcomeRoutes());
+  mountRoutes(api, API_ROUTES);
+  // Routes still written as Hono apps of their own (being moved to declarations).
   api.route("/", projectsRoutes());
   api.route("/", internalConfigRoutes());
   api.route("/", internalApiKeysRoutes());
   api.route("/", internalEmailsRoutes());
   api.route("/", internalProjectsRoutes());
-  api.route("/", usersRoutes());
   api.route("/", passwordAuthRoutes());
   api.route("/", anonymousAuthRoutes());
   api.route("/", sessionsRoutes());
@@ -108,9 +119,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   api.route("/", teamsRoutes());
   api.route("/", teamMembershipsRoutes());
   api.route("/", teamMemberProfilesRoutes());
+
+  for (const prefix of API_PREFIXES) {
+    app.use(`${prefix}/*`, async function readBody(c, next) {
+      c.set("body", await parseBody(c.req.raw));
+      await next();
+    });
+    app.use(`${prefix}/*`, resolveAuth());
+    app.use(prefix, resolveAuth());
+    app.route(prefix, api);
+  }
   app.route("/", devOutboxRoutes());
   app.route("/", demoPagesRoutes());
-  app.route("/api/v1", api);
 
   app.notFound((c) => c.text("Not found", 404));
   return app;

@@ -30,6 +30,7 @@ const environmentSchema = z.object({
   LATCHKEY_SMTP_USER: z.string().min(1).optional(),
   LATCHKEY_SMTP_PASSWORD: z.string().optional(),
   LATCHKEY_EMAIL_SENDER: z.email({ error: "must be an email address" }).optional(),
+  LATCHKEY_CHECK_RESPONSES: boolean.optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -68,6 +69,8 @@ export interface Env {
   sharedSmtp: SharedSmtpSettings | null;
   /** Sender address of mail sent through the shared server (and shown for outbox mail). */
   emailSender: string;
+  /** Check every JSON answer against its route's declared schema (the test suites turn this on). */
+  checkResponses: boolean;
 }
 
 /** Either a URL (`smtp://user:pass@host:587`, `smtps://…`) or host settings. */
@@ -118,6 +121,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.LATCHKEY_SHUTDOWN_TIMEOUT_MS,
     sharedSmtp: sharedSmtpSettings(e),
     emailSender: e.LATCHKEY_EMAIL_SENDER ?? "noreply@latchkey.localhost",
+    checkResponses: e.LATCHKEY_CHECK_RESPONSES ?? false,
   };
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_DISPLAY_NAME_LENGTH, imageUrl } from "./project-config.js";
-import { metadataProblem } from "./users.js";
+import { metadata } from "./metadata.js";
 
 /**
  * Wire shapes of teams (`/teams`), memberships (`/team-memberships/{team_id}/{user_id}`) and member
@@ -12,12 +12,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
 /** A user id where the protocol also takes `me` (the signed-in user). */
 const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID" });
-
-/** Any JSON value (null included), stored as jsonb. */
-const metadata = z.unknown().superRefine((value, ctx) => {
-  const problem = metadataProblem(value);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
 
 /** Team and member display names share the user display name's limit (SPEC.md §5). */
 const displayName = z.string().max(MAX_DISPLAY_NAME_LENGTH);
@@ -75,18 +69,22 @@ export const teamMemberProfileUpdateBody = z.strictObject({
 });
 export type TeamMemberProfileUpdateBody = z.infer<typeof teamMemberProfileUpdateBody>;
 
-export interface TeamClientRead {
-  id: string;
-  display_name: string;
-  profile_image_url: string | null;
-  client_metadata: unknown;
-  client_read_only_metadata: unknown;
-}
+/** A team as a client reads it. */
+export const teamClientRead = z.strictObject({
+  id: z.string(),
+  display_name: z.string(),
+  profile_image_url: z.string().nullable(),
+  client_metadata: z.unknown(),
+  client_read_only_metadata: z.unknown(),
+});
+export type TeamClientRead = z.infer<typeof teamClientRead>;
 
-export interface TeamServerRead extends TeamClientRead {
-  created_at_millis: number;
-  server_metadata: unknown;
-}
+/** A team as a server reads it. */
+export const teamServerRead = teamClientRead.extend({
+  created_at_millis: z.number(),
+  server_metadata: z.unknown(),
+});
+export type TeamServerRead = z.infer<typeof teamServerRead>;
 
 export interface TeamMembershipRead {
   team_id: string;

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH } from "./auth.js";
 import { MAX_DISPLAY_NAME_LENGTH, imageUrl, isValidEmail } from "./project-config.js";
+import { teamClientRead, teamServerRead } from "./teams.js";
+import { hasNul, metadata } from "./metadata.js";
+
+export { MAX_METADATA_DEPTH, metadataProblem } from "./metadata.js";
 
 /**
  * Wire shapes of users: `POST /users`, `GET/PATCH/DELETE /users/{id}` (server and admin), `GET /users`,
@@ -10,42 +14,6 @@ import { MAX_DISPLAY_NAME_LENGTH, imageUrl, isValidEmail } from "./project-confi
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
-
-/**
- * Metadata may be nested this deep at most. The protocol sets no bound, but a value must survive
- * `JSON.stringify` and PostgreSQL's jsonb parser, both of which recurse.
- */
-export const MAX_METADATA_DEPTH = 1000;
-
-// PostgreSQL text and jsonb cannot hold U+0000, and jsonb refuses unpaired surrogate escapes.
-const hasNul = (value: string) => value.includes("\u0000");
-// In a `u` regular expression a surrogate pair reads as one code point, so this matches only unpaired halves.
-const UNPAIRED_SURROGATE = /[\ud800-\udfff]/u;
-
-/** Why a JSON value cannot be stored as metadata, or undefined when it can. Iterative: depth is client input. */
-export function metadataProblem(value: unknown): string | undefined {
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
-  const badString = (s: string) => hasNul(s) || UNPAIRED_SURROGATE.test(s);
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!;
-    if (typeof current === "string") {
-      if (badString(current)) return "must not contain null characters or unpaired surrogates";
-    } else if (typeof current === "object" && current !== null) {
-      if (depth >= MAX_METADATA_DEPTH) return `must not be nested more than ${MAX_METADATA_DEPTH} levels deep`;
-      for (const [key, child] of Object.entries(current)) {
-        if (badString(key)) return "must not contain null characters or unpaired surrogates";
-        stack.push({ value: child, depth: depth + 1 });
-      }
-    }
-  }
-  return undefined;
-}
-
-/** Any JSON value (null included), stored as jsonb. */
-const metadata = z.unknown().superRefine((value, ctx) => {
-  const problem = metadataProblem(value);
-  if (problem) ctx.addIssue({ code: "custom", message: problem });
-});
 
 /**
  * A string of at most `maximum` UTF-16 code units (JavaScript's `length`), the unit the protocol counts in;
@@ -174,3 +142,47 @@ export interface UserListResponse<T> {
   is_paginated: true;
   pagination: { next_cursor: string | null };
 }
+
+/** A linked OAuth account in a user's read shape. */
+export const userOAuthProviderRead = z.strictObject({ id: z.string(), account_id: z.string(), email: z.string().nullable() });
+
+/** The signed-in user as a client reads themself (`GET /users/me`). */
+export const userClientRead = z.strictObject({
+  id: z.string(),
+  primary_email: z.string().nullable(),
+  primary_email_verified: z.boolean(),
+  display_name: z.string().nullable(),
+  client_metadata: z.unknown(),
+  client_read_only_metadata: z.unknown(),
+  profile_image_url: z.string().nullable(),
+  signed_up_at_millis: z.number(),
+  has_password: z.boolean(),
+  auth_with_email: z.boolean(),
+  oauth_providers: z.array(userOAuthProviderRead),
+  selected_team_id: z.string().nullable(),
+  requires_totp_mfa: z.boolean(),
+  otp_auth_enabled: z.boolean(),
+  passkey_auth_enabled: z.boolean(),
+  is_anonymous: z.boolean(),
+  selected_team: teamClientRead.nullable(),
+});
+export type UserClientRead = z.infer<typeof userClientRead>;
+
+/** A user as a server or admin reads it. */
+export const userServerRead = userClientRead.extend({
+  primary_email_auth_enabled: z.boolean(),
+  server_metadata: z.unknown(),
+  last_active_at_millis: z.number(),
+  selected_team: teamServerRead.nullable(),
+});
+export type UserServerRead = z.infer<typeof userServerRead>;
+
+/** A page of `GET /users`. */
+export const userListResponse = z.strictObject({
+  items: z.array(userServerRead),
+  is_paginated: z.literal(true),
+  pagination: z.strictObject({ next_cursor: z.string().nullable() }),
+});
+
+/** `{ success: true }`, the answer of most deletions and actions. */
+export const successResponse = z.strictObject({ success: z.literal(true) });

@@ -1,9 +1,7 @@
 import type { Selectable } from "kysely";
 import type { ChangeFeed } from "../db/change-feed.js";
 import type { ApiKeySetsTable } from "../db/schema.js";
-import type { ProjectRow } from "../services/projects.js";
-import type { SessionRow } from "../services/sessions.js";
-import type { UserRecord } from "../services/user-read.js";
+import type { ProjectRow, SessionRow, UserRecord } from "../db/rows.js";
 import { InvalidatingCache } from "./invalidating-cache.js";
 
 /**

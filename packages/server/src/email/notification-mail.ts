@@ -1,5 +1,5 @@
 import type { NotificationCategory } from "@latchkey/protocol/schemas";
-import type { AppDeps } from "../http/context.js";
+import type { AppDeps } from "../services/deps.js";
 import { createUnsubscribeLink, usersReceivingCategory } from "../services/notification-preferences.js";
 import type { ProjectRow } from "../services/projects.js";
 import { sendEmail } from "./send.js";

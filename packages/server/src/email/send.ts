@@ -1,5 +1,5 @@
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
-import type { AppDeps } from "../http/context.js";
+import type { AppDeps } from "../services/deps.js";
 import type { ProjectRow } from "../services/projects.js";
 import { resolveDelivery, type EmailDelivery } from "./transport.js";
 import { DEFAULT_EMAIL_TEMPLATES, renderContentEmail, renderTemplate, type RenderedEmail, type TemplateId } from "./templates.js";

@@ -13,13 +13,21 @@ type Parsed<P extends Parts> = { [K in keyof P]: P[K] extends z.ZodType ? z.outp
  *     - <path> <problem>
  */
 export function validate<P extends Parts>(c: Context<AppEnv>, parts: P): Parsed<P> {
+  return validateRequest(c, parts);
+}
+
+/**
+ * `validate`, for declared routes (http/route.ts): `requireUser` adds the protocol's line for a route whose
+ * request schema requires a signed-in user and got none, reported with the other problems.
+ */
+export function validateRequest<P extends Parts>(c: Context<AppEnv>, parts: P, options: { requireUser?: boolean } = {}): Parsed<P> {
   const input: Record<string, unknown> = {
     body: c.get("body"),
     query: Object.fromEntries(new URL(c.req.url).searchParams),
     params: c.req.param(),
   };
   const output: Record<string, unknown> = {};
-  const problems: string[] = [];
+  const problems: string[] = options.requireUser ? ["auth.user must be defined"] : [];
   for (const part of ["params", "query", "body"] as const) {
     const schema = parts[part];
     if (!schema) continue;

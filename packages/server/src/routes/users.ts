@@ -1,4 +1,5 @@
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
+import { z } from "zod";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import {
@@ -7,14 +8,16 @@ import {
   userListQuery,
   userServerCreateBody,
   userServerUpdateBody,
-  type UserListResponse,
+  successResponse,
+  userClientRead,
+  userListResponse,
+  userServerRead,
   type UserServerUpdateBody,
 } from "@latchkey/protocol/schemas";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { hashPassword, isSupportedPasswordHash } from "../crypto/passwords.js";
-import { requireAccess } from "../http/auth.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { defineRoute } from "../http/route.js";
 import { assertPasswordRequirements } from "../services/password-auth.js";
 import {
   createUser,
@@ -24,45 +27,79 @@ import {
   type UserUpdate,
 } from "../services/users.js";
 import type { UserRow } from "../services/user-rows.js";
-import { completeUserRecord, completeUserRecords, loadUserRecord, renderClientUser, renderServerUser, type UserRecord } from "../services/user-read.js";
+import { completeUserRecords, loadUserRecord, renderClientUser, renderServerUser, type UserRecord } from "../services/user-read.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
+const TAGS = ["Users"];
+const clientOrServerUser = z.union([userClientRead, userServerRead]);
 
 /**
  * Users (SPEC.md §7 "Users and contact channels"): the signed-in user at `/users/me` (any access type,
  * each seeing and writing its own shape), and for servers and admins `POST /users`, `GET /users` and
  * `GET/PATCH/DELETE /users/{id}`, where `me` names the signed-in user.
  */
-export function usersRoutes() {
-  return new Hono<AppEnv>()
-    .get("/users/me", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
+export const usersRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/users/me",
+    summary: "Read the signed-in user",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    response: { description: "The user, in the caller's shape (client or server).", schema: clientOrServerUser },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: (_c, { auth }) => {
       // The pipeline already loaded the signed-in user's whole record (from the user cache when it can).
       currentUser(auth);
-      return c.json(renderFor(auth, auth.userRecord!), 200);
-    })
-    .patch("/users/me", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      // A client may write only its own fields: anything else is "body contains unknown properties".
-      const { body } = auth.type === "client" ? validate(c, { body: userClientUpdateBody }) : validate(c, { body: userServerUpdateBody });
-      const userId = currentUserId(auth);
-      const record = await applyUpdate(c, auth, userId, body);
-      return c.json(renderFor(auth, record), 200);
-    })
-    .delete("/users/me", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
+      return renderFor(auth, auth.userRecord!);
+    },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/users/me",
+    summary: "Update the signed-in user",
+    description: "A client may write only its own fields (display name, image, client metadata, selected team, sign-in methods).",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: userServerUpdateBody },
+    // A client may write only its own fields: anything else is "body contains unknown properties".
+    clientRequest: { body: userClientUpdateBody },
+    response: { description: "The updated user, in the caller's shape.", schema: clientOrServerUser },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserNotFound],
+    handler: async (c, { auth, body }) => {
+      const record = await applyUpdate(c, auth, currentUserId(auth), body);
+      return renderFor(auth, record);
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/users/me",
+    summary: "Delete the signed-in user",
+    description: "Clients may delete themselves only when the project enables `client_user_deletion_enabled`.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    response: { description: "Deleted.", schema: successResponse },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserNotFound],
+    handler: async (c, { auth }) => {
       const userId = currentUserId(auth);
       if (auth.type === "client" && !renderProjectConfig(auth.project.config_override as ConfigObject).users.allowClientUserDeletion) {
         // The protocol has no known error for this; it answers with a plain 400.
         throw new HTTPException(400, { message: "Client user deletion is not enabled for this project" });
       }
       if (!(await deleteUser(c.get("deps").db, auth.project.id, userId))) throw new KnownErrors.UserNotFound();
-      return c.json({ success: true }, 200);
-    })
-    .post("/users", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { body } = validate(c, { body: userServerCreateBody });
+      return { success: true } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/users",
+    summary: "Create a user",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { body: userServerCreateBody },
+    response: { status: 201, description: "The new user.", schema: userServerRead },
+    errors: [KnownErrors.UserWithEmailAlreadyExists, KnownErrors.OAuthProviderNotFoundOrNotEnabled, KnownErrors.PasswordTooShort],
+    handler: async (c, { auth, body }) => {
       if (body.primary_email_auth_enabled && !body.primary_email) throw new HTTPException(400, { message: "primary_email_auth_enabled cannot be true without primary_email" });
       if (body.primary_email_verified && !body.primary_email) throw new HTTPException(400, { message: "primary_email_verified cannot be true without primary_email" });
       // TODO(OAuth sign-in issue): link the given provider accounts; until then no provider can be linked.
@@ -86,11 +123,19 @@ export function usersRoutes() {
         passkeyAuthEnabled: body.passkey_auth_enabled,
         isAnonymous: body.is_anonymous,
       });
-      return c.json(renderServerUser(await loadUserRecord(db, auth.project.id, user.id)), 201);
-    })
-    .get("/users", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { query } = validate(c, { query: userListQuery });
+      return renderServerUser(await loadUserRecord(db, auth.project.id, user.id));
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/users",
+    summary: "List users",
+    description: "Paginated by cursor (the id of a page's first user), searchable by name, email or id.",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { query: userListQuery },
+    response: { description: "A page of users.", schema: userListResponse },
+    handler: async (c, { auth, query }) => {
       const { db } = c.get("deps");
       const page = await listUsers(db, auth.project.id, {
         cursor: query.cursor?.toLowerCase(),
@@ -101,32 +146,46 @@ export function usersRoutes() {
         teamId: query.team_id?.toLowerCase(),
       });
       const records = await completeUserRecords(db, page.users);
-      const response: UserListResponse<ReturnType<typeof renderServerUser>> = {
-        items: records.map(renderServerUser),
-        is_paginated: true,
-        pagination: { next_cursor: page.nextCursor },
-      };
-      return c.json(response, 200);
-    })
-    .get("/users/:user_id", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { params } = validate(c, { params: userIdParams });
-      const record = await loadUserRecord(c.get("deps").db, auth.project.id, namedUserId(auth, params.user_id));
-      return c.json(renderServerUser(record), 200);
-    })
-    .patch("/users/:user_id", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { params, body } = validate(c, { params: userIdParams, body: userServerUpdateBody });
-      const record = await applyUpdate(c, auth, namedUserId(auth, params.user_id), body);
-      return c.json(renderServerUser(record), 200);
-    })
-    .delete("/users/:user_id", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { params } = validate(c, { params: userIdParams });
+      return { items: records.map(renderServerUser), is_paginated: true, pagination: { next_cursor: page.nextCursor } } as const;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/users/:user_id",
+    summary: "Read a user",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { params: userIdParams },
+    response: { description: "The user.", schema: userServerRead },
+    errors: [KnownErrors.UserNotFound, KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params }) => renderServerUser(await loadUserRecord(c.get("deps").db, auth.project.id, namedUserId(auth, params.user_id))),
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/users/:user_id",
+    summary: "Update a user",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { params: userIdParams, body: userServerUpdateBody },
+    response: { description: "The updated user.", schema: userServerRead },
+    errors: [KnownErrors.UserNotFound, KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserWithEmailAlreadyExists, KnownErrors.TeamNotFound],
+    handler: async (c, { auth, params, body }) => renderServerUser(await applyUpdate(c, auth, namedUserId(auth, params.user_id), body)),
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/users/:user_id",
+    summary: "Delete a user",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { params: userIdParams },
+    response: { description: "Deleted.", schema: successResponse },
+    errors: [KnownErrors.UserNotFound, KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params }) => {
       if (!(await deleteUser(c.get("deps").db, auth.project.id, namedUserId(auth, params.user_id)))) throw new KnownErrors.UserNotFound();
-      return c.json({ success: true }, 200);
-    });
-}
+      return { success: true } as const;
+    },
+  }),
+];
 
 /** The signed-in user's id, or CANNOT_GET_OWN_USER_WITHOUT_USER. */
 function currentUser(auth: RequestAuth): UserRow {

@@ -3,7 +3,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
-import type { AppDeps } from "../http/context.js";
+import type { AppDeps } from "./deps.js";
 import type { ProjectRow } from "./projects.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode } from "./verification-codes.js";
 

@@ -7,7 +7,7 @@ import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
-import type { AppDeps } from "../http/context.js";
+import type { AppDeps } from "./deps.js";
 import type { ProjectRow } from "./projects.js";
 import { throwingMfaAfterCommit } from "./mfa-gate.js";
 import { createUser } from "./users.js";

@@ -5,7 +5,7 @@ import { hashPassword } from "../crypto/passwords.js";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
-import type { AppDeps } from "../http/context.js";
+import type { AppDeps } from "./deps.js";
 import { assertPasswordRequirements } from "./password-auth.js";
 import type { ProjectRow } from "./projects.js";
 import { revokeUserSessions } from "./sessions.js";

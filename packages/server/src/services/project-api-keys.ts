@@ -7,7 +7,7 @@ import { createProjectApiKey, parseProjectApiKey, type ApiKeyOwnerType } from ".
 import { hashesEqual, hashSecret } from "../crypto/secrets.js";
 import type { Db } from "../db/connect.js";
 import type { ProjectApiKeysTable } from "../db/schema-project-api-keys.js";
-import type { RequestAuth } from "../http/context.js";
+import type { RequestAuth } from "./deps.js";
 import { hasTeamPermission } from "./team-permission-checks.js";
 
 /**

@@ -1,9 +1,8 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import type { Selectable } from "kysely";
 import type { Db } from "../db/connect.js";
-import type { ProjectsTable } from "../db/schema.js";
+import type { ProjectRow } from "../db/rows.js";
 
-export type ProjectRow = Selectable<ProjectsTable>;
+export type { ProjectRow };
 
 export const INTERNAL_PROJECT_ID = "internal";
 

@@ -1,14 +1,14 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { sql, type Selectable } from "kysely";
+import { sql } from "kysely";
 import { sessionCacheKey, type Caches } from "../cache/caches.js";
 import type { Db } from "../db/connect.js";
-import type { SessionsTable } from "../db/schema.js";
+import type { SessionRow } from "../db/rows.js";
 import type { Env } from "../env.js";
 import type { UserRecord } from "./user-read.js";
 import { signAccessToken } from "../crypto/access-tokens.js";
 import { hashSecret, randomSecret } from "../crypto/secrets.js";
 
-export type SessionRow = Selectable<SessionsTable>;
+export type { SessionRow };
 
 /** SPEC §6/§9: a server-created session lasts a year unless told otherwise. */
 export const DEFAULT_SESSION_LIFETIME_MS = 31_536_000_000;

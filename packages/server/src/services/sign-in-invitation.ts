@@ -2,7 +2,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import { sendEmail } from "../email/send.js";
-import type { AppDeps } from "../http/context.js";
+import type { AppDeps } from "./deps.js";
 import type { ProjectRow } from "./projects.js";
 
 /**

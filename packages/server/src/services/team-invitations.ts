@@ -7,7 +7,7 @@ import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
-import type { AppDeps, RequestAuth } from "../http/context.js";
+import type { AppDeps, RequestAuth } from "./deps.js";
 import { grantDefaultTeamPermissions, hasTeamPermission } from "./team-permission-checks.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
 

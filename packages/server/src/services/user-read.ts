@@ -1,22 +1,14 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import type { Selectable } from "kysely";
 import type { Caches } from "../cache/caches.js";
 import type { Db } from "../db/connect.js";
-import type { ContactChannelsTable, TeamsTable } from "../db/schema.js";
+import type { ContactChannelRow, TeamRow, UserRecord } from "../db/rows.js";
 import { renderClientTeam, renderServerTeam } from "./teams.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 
 /** Reading users: the records behind the read shapes, and the client and server shapes themselves. */
 
-type ChannelRow = Selectable<ContactChannelsTable>;
-type TeamRow = Selectable<TeamsTable>;
-
-/** A user with what its read shapes need: the primary email channel and the selected team. */
-export interface UserRecord {
-  user: UserRow;
-  primaryEmail: ChannelRow | null;
-  selectedTeam: TeamRow | null;
-}
+type ChannelRow = ContactChannelRow;
+export type { UserRecord };
 
 export async function loadUserRecord(db: Db, projectId: string, userId: string): Promise<UserRecord> {
   const user = await findUserRow(db, projectId, userId);

@@ -1,8 +1,7 @@
-import type { Selectable } from "kysely";
 import type { Db } from "../db/connect.js";
-import type { UsersTable } from "../db/schema.js";
+import type { UserRow } from "../db/rows.js";
 
-export type UserRow = Selectable<UsersTable>;
+export type { UserRow };
 
 /** A user of the project by id, or undefined (also for ids that are not UUIDs). */
 export async function findUserRow(db: Db, projectId: string, userId: string): Promise<UserRow | undefined> {

@@ -15,7 +15,8 @@ export interface TestServer extends RunningServer {
  * database on the real PostgreSQL named by LATCHKEY_TEST_DATABASE_URL (dropped again on close).
  */
 export async function startTestServer(vars: Record<string, string> = {}, options: { sameDatabaseAs?: TestServer } = {}): Promise<TestServer> {
-  const env = readEnv({ LATCHKEY_PORT: "0", LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "silent", ...vars });
+  // Every JSON answer is checked against its declared schema (http/route.ts), so the API reference stays true.
+  const env = readEnv({ LATCHKEY_PORT: "0", LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "silent", LATCHKEY_CHECK_RESPONSES: "true", ...vars });
   if (options.sameDatabaseAs) {
     // A second server process on the same database; its owner closes the database.
     return { ...(await startServer(env, createLogger(env.logLevel), { db: options.sameDatabaseAs.db })), env };

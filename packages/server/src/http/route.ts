@@ -1,0 +1,138 @@
+import type { Context, Hono } from "hono";
+import { KnownErrors, type KnownErrorClass } from "@latchkey/protocol/errors";
+import { z } from "zod";
+import { requireAccess } from "./auth.js";
+import type { AccessType, AppEnv, RequestAuth } from "./context.js";
+import { validateRequest } from "./validate.js";
+
+/**
+ * One declaration per route (issue 13): method, path, who may call it, the request and response schemas and
+ * the known errors it raises. From it come the validation of each request, the handler's types, and the
+ * route's entry in the OpenAPI document (http/openapi.ts), so the three cannot drift apart.
+ */
+
+export type HttpMethod = "get" | "post" | "put" | "patch" | "delete";
+
+/** The validated parts of a request. Query and path objects are made strict: unknown keys are a SCHEMA_ERROR. */
+export interface RequestSchemas {
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+}
+
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a handler receives: the caller (null only on public routes) and the parsed request parts. */
+export interface RouteInput<Req extends RequestSchemas, Auth> {
+  auth: Auth;
+  params: Output<Req["params"]>;
+  query: Output<Req["query"]>;
+  body: Output<Req["body"]>;
+}
+
+export interface ResponseDeclaration<S extends z.ZodType = z.ZodType> {
+  /** Status of a successful answer (default 200). */
+  status?: number;
+  description: string;
+  /** JSON body schema, or a text body when `contentType` says so. */
+  schema: S;
+  contentType?: "application/json" | "text/plain" | "text/html" | "application/javascript";
+}
+
+type AccessRule = readonly AccessType[] | "public";
+type AuthFor<A extends AccessRule> = A extends "public" ? RequestAuth | null : RequestAuth;
+
+export interface RouteDeclaration<A extends AccessRule = AccessRule, Req extends RequestSchemas = RequestSchemas, ClientReq extends RequestSchemas = Req, Res extends z.ZodType = z.ZodType> {
+  method: HttpMethod;
+  /** Hono path pattern below `/api/v1` (`/users/:user_id`). */
+  path: string;
+  summary: string;
+  description?: string;
+  /** Groups in the API reference. */
+  tags: readonly string[];
+  /** Access types that may call; `public` routes need no x-stack headers. */
+  access: A;
+  /**
+   * The request needs a signed-in user. Without one the protocol answers SCHEMA_ERROR
+   * `auth.user must be defined` (its request schema requires the user), not an authentication error.
+   */
+  requiresUser?: boolean;
+  request?: Req;
+  /** What a client sends where it may write less than a server (PATCH /users/me): used for client callers. */
+  clientRequest?: ClientReq;
+  response: ResponseDeclaration<Res>;
+  /** Known errors the route raises itself (the pipeline's own, such as access errors, are implied). */
+  errors?: readonly KnownErrorClass<any, any>[];
+  /** Marks a route kept for old clients. */
+  deprecated?: boolean;
+  /**
+   * Returns the body (sent as JSON with the declared status) or a whole `Response` (text, redirects,
+   * extra headers).
+   */
+  handler(c: Context<AppEnv>, input: RouteInput<Req | ClientReq, AuthFor<A>>): Promise<z.input<Res> | Response> | z.input<Res> | Response;
+}
+
+/** A declaration with its types erased, as lists of routes hold it. */
+export type Route = RouteDeclaration<AccessRule, RequestSchemas, RequestSchemas, z.ZodType>;
+
+/** Declares a route; the identity function that lets TypeScript infer the handler's types from the schemas. */
+export function defineRoute<const A extends AccessRule, Req extends RequestSchemas = {}, ClientReq extends RequestSchemas = Req, Res extends z.ZodType = z.ZodType>(
+  declaration: RouteDeclaration<A, Req, ClientReq, Res>,
+): Route {
+  return declaration as unknown as Route;
+}
+
+const NO_QUERY = z.strictObject({});
+
+/** The query schema as the route checks it: strict, so that `?extra=1` is refused as the protocol does. */
+export function strictQuery(route: Route, client: boolean): z.ZodObject {
+  const query = (client && route.clientRequest ? route.clientRequest.query : route.request?.query) ?? NO_QUERY;
+  return query.strict();
+}
+
+/** Mounts each route on `app` with its access rule and request validation in front of the handler. */
+export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[]): void {
+  for (const route of routes) {
+    const schemasFor = (auth: RequestAuth | null): RequestSchemas => {
+      const client = auth?.type === "client";
+      const parts = (client && route.clientRequest) || route.request || {};
+      return { params: parts.params?.strict(), query: strictQuery(route, client), body: parts.body };
+    };
+    app.on(route.method.toUpperCase(), route.path, async (c) => {
+      const auth = route.access === "public" ? c.get("auth") : requireAccess(c, route.access);
+      const parsed = validateRequest(c, schemasFor(auth), { requireUser: route.requiresUser === true && !auth?.user });
+      const result = await route.handler(c, { auth: auth as RequestAuth, ...parsed } as RouteInput<RequestSchemas, RequestAuth>);
+      if (result instanceof Response) return result;
+      const status = route.response.status ?? 200;
+      if (c.get("deps").env.checkResponses) checkResponse(route, result);
+      return c.json(result as object, status as 200);
+    });
+  }
+}
+
+/**
+ * Tests run the server with LATCHKEY_CHECK_RESPONSES=true: every JSON answer must match its declared schema,
+ * so the OpenAPI document describes what the server really sends. A mismatch is a server bug (a 500).
+ */
+function checkResponse(route: Route, body: unknown): void {
+  const checked = route.response.schema.safeParse(body);
+  if (!checked.success) {
+    const problems = checked.error.issues.map((issue) => `  - ${issue.path.join(".") || "(root)"}: ${issue.message}`).join("\n");
+    throw new ResponseSchemaMismatch(`Response of ${route.method.toUpperCase()} ${route.path} does not match its declared schema:\n${problems}`);
+  }
+}
+
+export class ResponseSchemaMismatch extends Error {}
+
+/** Known errors every authenticated route can answer before its handler runs. */
+export const PIPELINE_ERRORS: readonly KnownErrorClass<any, any>[] = [
+  KnownErrors.SchemaError,
+  KnownErrors.AccessTypeRequired,
+  KnownErrors.InsufficientAccessType,
+  KnownErrors.InvalidAccessType,
+  KnownErrors.AccessTypeWithoutProjectId,
+  KnownErrors.CurrentProjectNotFound,
+  KnownErrors.InvalidPublishableClientKey,
+  KnownErrors.InvalidSecretServerKey,
+  KnownErrors.InvalidSuperSecretAdminKey,
+];
