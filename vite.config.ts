@@ -4,12 +4,16 @@ import { defineConfig } from "vitest/config";
 // (LATCHKEY_TEST_DATABASE_URL, as .ci/run does), once more against it.
 const postgresUrl = process.env.LATCHKEY_TEST_DATABASE_URL;
 const serverTests = ["packages/server/test/**/*.test.ts"];
+// Browser checks of what the server serves (the API reference page) run once, with the other end-to-end files.
+const serverE2e = "packages/server/test/**/*.e2e.test.ts";
 
 export default defineConfig({
   test: {
     // The suites mostly wait: on argon2 in libuv's pool, on PostgreSQL, on SMTP. Four workers on two cores
     // finish the whole run in ~60 % of the time the default (cores - 1) takes.
     maxWorkers: 4,
+    // One migrated PGlite database for the run, which every PGlite test server starts from.
+    globalSetup: ["packages/server/test/support/pglite-snapshot.global.ts"],
     minWorkers: 1,
     projects: [
       { test: { name: "protocol", include: ["packages/protocol/test/**/*.test.ts"] } },
@@ -17,11 +21,11 @@ export default defineConfig({
       { test: { name: "elements", include: ["packages/elements/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"], testTimeout: 120_000 } },
       // The core's integration tests start a real server in-process, on PGlite.
       { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
-      { test: { name: "server (PGlite)", include: serverTests, env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       // End-to-end: the demo pages in Debian's Chromium (playwright-core), against a real server and SMTP capture.
-      { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 } },
+      { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts", serverE2e], testTimeout: 60_000, hookTimeout: 120_000 } },
       ...(postgresUrl
-        ? [{ test: { name: "server (PostgreSQL)", include: serverTests, env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
+        ? [{ test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
         : []),
     ],
   },

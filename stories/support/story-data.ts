@@ -46,7 +46,7 @@ export function notificationPreferences(marketing = true): NotificationPreferenc
 }
 
 export function apiKeys(userId = STORY_USER_ID, now = Date.now()): ProjectApiKeyRead[] {
-  const key = (n: number, description: string, extra: Partial<ProjectApiKeyRead>): ProjectApiKeyRead => ({
+  const key = (n: number, description: string, extra: { expires_at_millis?: number; manually_revoked_at_millis?: number }): ProjectApiKeyRead => ({
     id: `3c4d5e6f-0000-4000-8000-00000000000${n}`,
     description,
     created_at_millis: now - 40 * DAY,

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownError } from "@latchkey/protocol/errors";
 import { resolveAuth } from "./http/auth.js";
+import { userActivity } from "./http/user-activity.js";
 import { parseBody } from "./http/body.js";
 import { trackWrites } from "./db/write-tracking.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
@@ -16,7 +17,9 @@ import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { demoPagesRoutes } from "./routes/demo-pages.js";
 import { internalProjectsRoutes } from "./routes/internal-projects.js";
 import { jwksRoutes } from "./routes/jwks.js";
+import { internalMetricsRoutes } from "./routes/internal-metrics.js";
 import { usersRoutes } from "./routes/users.js";
+import { profileImagesRoutes } from "./routes/profile-images.js";
 import { internalConfigRoutes } from "./routes/internal-config.js";
 import { projectsRoutes } from "./routes/projects.js";
 import { welcomeRoutes } from "./routes/welcome.js";
@@ -31,6 +34,8 @@ import { passkeyAuthRoutes } from "./routes/auth-passkey.js";
 import { mfaAuthRoutes } from "./routes/auth-mfa.js";
 import { cliAuthRoutes } from "./routes/auth-cli.js";
 import { signInInvitationRoutes } from "./routes/internal-sign-in-invitation.js";
+import { sendEmailRoutes } from "./routes/send-email.js";
+import { featureSupportRoutes } from "./routes/feature-support.js";
 import { notificationPreferencesRoutes } from "./routes/notification-preferences.js";
 import { permissionsRoutes } from "./routes/permissions.js";
 import { teamsRoutes } from "./routes/teams.js";
@@ -43,6 +48,33 @@ import serverPackage from "../package.json" with { type: "json" };
 export const API_ROUTES: readonly Route[] = [
   ...welcomeRoutes,
   ...usersRoutes,
+  ...passwordAuthRoutes,
+  ...anonymousAuthRoutes,
+  ...sessionsRoutes,
+  ...passwordResetRoutes,
+  ...otpAuthRoutes,
+  ...mfaAuthRoutes,
+  ...cliAuthRoutes,
+  ...profileImagesRoutes,
+  ...contactChannelsRoutes,
+  ...notificationPreferencesRoutes,
+  ...sendEmailRoutes,
+  ...internalEmailsRoutes,
+  ...signInInvitationRoutes,
+  ...featureSupportRoutes,
+  ...teamsRoutes,
+  ...teamMembershipsRoutes,
+  ...teamMemberProfilesRoutes,
+  ...teamInvitationsRoutes,
+  ...permissionsRoutes,
+  ...projectApiKeysRoutes,
+  ...projectsRoutes,
+  ...internalProjectsRoutes,
+  ...internalConfigRoutes,
+  ...internalApiKeysRoutes,
+  ...internalMetricsRoutes,
+  ...jwksRoutes,
+  ...passkeyAuthRoutes,
   ...apiDocsRoutes(() => API_ROUTES, serverPackage.version),
 ];
 
@@ -95,30 +127,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   const api = new Hono<AppEnv>();
   mountRoutes(api, API_ROUTES);
-  // Routes still written as Hono apps of their own (being moved to declarations).
-  api.route("/", projectsRoutes());
-  api.route("/", internalConfigRoutes());
-  api.route("/", internalApiKeysRoutes());
-  api.route("/", internalEmailsRoutes());
-  api.route("/", internalProjectsRoutes());
-  api.route("/", passwordAuthRoutes());
-  api.route("/", anonymousAuthRoutes());
-  api.route("/", sessionsRoutes());
-  api.route("/", jwksRoutes());
-  api.route("/", contactChannelsRoutes());
-  api.route("/", passwordResetRoutes());
-  api.route("/", otpAuthRoutes());
-  api.route("/", passkeyAuthRoutes());
-  api.route("/", mfaAuthRoutes());
-  api.route("/", cliAuthRoutes());
-  api.route("/", signInInvitationRoutes());
-  api.route("/", notificationPreferencesRoutes());
-  api.route("/", permissionsRoutes());
-  api.route("/", teamInvitationsRoutes());
-  api.route("/", projectApiKeysRoutes());
-  api.route("/", teamsRoutes());
-  api.route("/", teamMembershipsRoutes());
-  api.route("/", teamMemberProfilesRoutes());
 
   for (const prefix of API_PREFIXES) {
     app.use(`${prefix}/*`, async function readBody(c, next) {
@@ -126,6 +134,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       await next();
     });
     app.use(`${prefix}/*`, resolveAuth());
+    app.use(`${prefix}/*`, userActivity());
     app.use(prefix, resolveAuth());
     app.route(prefix, api);
   }

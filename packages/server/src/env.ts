@@ -31,6 +31,8 @@ const environmentSchema = z.object({
   LATCHKEY_SMTP_PASSWORD: z.string().optional(),
   LATCHKEY_EMAIL_SENDER: z.email({ error: "must be an email address" }).optional(),
   LATCHKEY_CHECK_RESPONSES: boolean.optional(),
+  LATCHKEY_SIGNING_KEY_ROTATION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
+  STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: boolean.optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -71,6 +73,13 @@ export interface Env {
   emailSender: string;
   /** Check every JSON answer against its route's declared schema (the test suites turn this on). */
   checkResponses: boolean;
+  /** Days between automatic rotations of the access-token signing keys (services/signing-keys.ts); 0: never. */
+  signingKeyRotationDays: number;
+  /**
+   * Both passkey initiate routes use the challenge `MOCK`, so that client test suites written for the
+   * protocol's server (which pre-record their credentials) run unchanged. Dev mode only.
+   */
+  hardcodedPasskeyChallenge: boolean;
 }
 
 /** Either a URL (`smtp://user:pass@host:587`, `smtps://…`) or host settings. */
@@ -105,6 +114,9 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       }
     }
   }
+  if (!devMode && e.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING) {
+    throw new EnvError("Invalid Latchkey configuration:\n  - STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: a fixed passkey challenge is for tests, allowed in dev mode only");
+  }
   return {
     databaseUrl: e.LATCHKEY_DATABASE_URL,
     dataDir: e.LATCHKEY_DATA_DIR,
@@ -122,7 +134,22 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     sharedSmtp: sharedSmtpSettings(e),
     emailSender: e.LATCHKEY_EMAIL_SENDER ?? "noreply@latchkey.localhost",
     checkResponses: e.LATCHKEY_CHECK_RESPONSES ?? false,
+    signingKeyRotationDays: e.LATCHKEY_SIGNING_KEY_ROTATION_DAYS,
+    hardcodedPasskeyChallenge: e.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? false,
   };
+}
+
+/** For the command-line entry points: the configuration, or exit 2 with the message naming what is wrong. */
+export function readEnvOrExit(): Env {
+  try {
+    return readEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
 }
 
 function sharedSmtpSettings(e: z.output<typeof environmentSchema>): SharedSmtpSettings | null {

@@ -1,19 +1,10 @@
-import { EnvError, readEnv } from "./env.js";
+import { readEnvOrExit } from "./env.js";
 import { createLogger } from "./log.js";
 import { startServer } from "./server.js";
 
 /** `npm start`: the server with the configuration of the environment (see the README's table). */
 async function main() {
-  let env;
-  try {
-    env = readEnv();
-  } catch (error) {
-    if (error instanceof EnvError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
+  const env = readEnvOrExit();
   const log = createLogger(env.logLevel);
   const server = await startServer(env, log);
 

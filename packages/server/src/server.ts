@@ -6,7 +6,9 @@ import { openChangeFeed } from "./db/change-feed.js";
 import { changeSourceOf, connectDatabase, type Db } from "./db/connect.js";
 import { migrate } from "./db/migrate.js";
 import type { Env } from "./env.js";
+import { attachSigningKeyRing } from "./crypto/signing-keys.js";
 import { seedInternalProject } from "./services/seed.js";
+import { openSigningKeyRing } from "./services/signing-keys.js";
 import { startVerificationCodeSweeper } from "./services/verification-code-cleanup.js";
 
 export interface RunningServer {
@@ -31,6 +33,14 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   await seedInternalProject(db, env);
 
   const feed = await openChangeFeed(db, changeSourceOf(db), log);
+  // Access tokens are signed with the keys in the database (services/signing-keys.ts); made on first start.
+  try {
+    attachSigningKeyRing(env, await openSigningKeyRing(db, env, log, feed));
+  } catch (error) {
+    await feed.close();
+    if (ownsDb) await db.destroy();
+    throw error;
+  }
   const app = createApp({ db, env, log, caches: createCaches(feed), changes: feed });
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, () => resolve(s));

@@ -140,12 +140,12 @@ describe("an admin access token", () => {
     expect((await call("", withToken(projectId, anonymous.accessToken))).body.code).toBe("UNPARSABLE_ADMIN_ACCESS_TOKEN");
   });
 
-  it("is checked before the project is looked up, like the access token", async () => {
+  it("is read before the project is looked up, like the access token; its ownership is checked after", async () => {
     const owner = await internalUser();
     const missing = crypto.randomUUID();
     expect((await call("", withToken(missing, "garbage"))).body.code).toBe("UNPARSABLE_ADMIN_ACCESS_TOKEN");
-    // Ownership decides: a project that does not exist is one the user does not own.
-    expect((await call("", withToken(missing, owner.accessToken))).body.code).toBe("ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN");
+    // A valid token for a project that does not exist: the project is missing, as the protocol reports it.
+    expect((await call("", withToken(missing, owner.accessToken))).body.code).toBe("CURRENT_PROJECT_NOT_FOUND");
     // The access token comes first.
     const { projectId } = await ownerWithProject();
     const response = await call("", withToken(projectId, "garbage", { "x-stack-access-token": "garbage" }));

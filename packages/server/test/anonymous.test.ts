@@ -55,10 +55,10 @@ describe("anonymous sign-up", () => {
     expect(allowed.body.items[0]).toMatchObject({ user_id: tokens.user_id, is_current_session: true });
   });
 
-  it("is not available in the internal project, whose users administer projects", async () => {
+  it("is available in the internal project too, as in the protocol", async () => {
     const response = await api(server.url, "/auth/anonymous/sign-up", { method: "POST", access: "client" });
-    expect(response.status).toBe(400);
-    expect(response.body.code).toBe("ANONYMOUS_ACCOUNTS_NOT_ENABLED");
+    expect(response.status).toBe(200);
+    expect(decodeJwt(response.body.access_token)).toMatchObject({ project_id: "internal", is_anonymous: true });
   });
 
   it("needs a project", async () => {

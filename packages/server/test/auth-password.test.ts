@@ -254,8 +254,9 @@ describe("changing and setting a password", () => {
   it("needs a signed-in user with a password", async () => {
     const project = await createTestProject(server);
     const anonymous = await post(project, "/auth/password/update", { old_password: "old password", new_password: "new password" });
-    expect(anonymous.status).toBe(401);
-    expect(anonymous.body.code).toBe("USER_AUTHENTICATION_REQUIRED");
+    expect(anonymous.status).toBe(400);
+    expect(anonymous.body.code).toBe("SCHEMA_ERROR");
+    expect(anonymous.body.error).toBe("Request validation failed on POST /api/v1/auth/password/update:\n  - auth.user must be defined");
 
     const guest = (await post(project, "/auth/anonymous/sign-up", undefined)).body;
     const noPassword = await post(project, "/auth/password/update", { old_password: "old password", new_password: "new password" }, {

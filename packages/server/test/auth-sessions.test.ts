@@ -69,9 +69,12 @@ describe("server-created sessions", () => {
     const project = await createTestProject(server);
     const { user_id, access_token } = await signUp(project);
     const impersonation = await api(server.url, "/auth/sessions", { headers: project.headers("server"), body: { user_id, is_impersonation: true } });
-    const listed = await listSessions(project, { access_token });
-    const item = listed.body.items.find((s: { id: string }) => s.id === decodeJwt(impersonation.body.access_token).refresh_token_id);
-    expect(item.is_impersonation).toBe(true);
+    const impersonationId = decodeJwt(impersonation.body.access_token).refresh_token_id;
+    // Listed to admins only (issue 13 §2): the user does not see who acts as them.
+    const byAdmin = await api(server.url, `/auth/sessions?user_id=${user_id}`, { headers: project.headers("admin") });
+    expect(byAdmin.body.items.find((s: { id: string }) => s.id === impersonationId)).toMatchObject({ is_impersonation: true });
+    const byUser = await listSessions(project, { access_token });
+    expect(byUser.body.items.map((s: { id: string }) => s.id)).not.toContain(impersonationId);
 
     const brief = await api(server.url, "/auth/sessions", { headers: project.headers("server"), body: { user_id, expires_in_millis: 200 } });
     await new Promise((r) => setTimeout(r, 300));

@@ -241,11 +241,15 @@ describe("the legacy project config", () => {
     expect(validateProjectConfig(override).ok).toBe(true);
     const read = toAdminProjectConfigRead(renderProjectConfig(override));
     const { oauth_providers, enabled_oauth_providers, ...rest } = read;
-    const { oauth_providers: sentProviders, ...sentRest } = update;
-    expect(rest).toEqual(sentRest);
+    const { oauth_providers: sentProviders, domains: sentDomains, ...sentRest } = update;
+    const { domains, ...restWithoutDomains } = rest;
+    expect(restWithoutDomains).toEqual(sentRest);
+    // Domains come back sorted by domain, as the protocol lists them.
+    expect(domains).toEqual([...(sentDomains ?? [])].sort((a, b) => (a.domain < b.domain ? -1 : 1)));
+    expect(domains.map((d) => d.domain)).toEqual(["https://*.example.org", "https://app.example.com"]);
     expect(oauth_providers.map(({ provider_config_id, ...p }) => p)).toEqual(sentProviders);
     expect(oauth_providers.map((p) => p.provider_config_id)).toEqual(["github", "google", "microsoft"]);
-    expect(enabled_oauth_providers).toEqual(oauth_providers);
+    expect(enabled_oauth_providers).toEqual([{ id: "github" }, { id: "google" }, { id: "microsoft" }]);
   });
 
   it("changes only what a partial legacy update names", () => {
@@ -302,11 +306,12 @@ describe("production-mode checks", () => {
     ]);
     expect(getProductionModeProblems({ projectId: PROJECT_ID, config })).toEqual([
       { message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings", relativeFixUrl: fix },
-      { message: "Trusted domain is not a valid URL: not a url", relativeFixUrl: fix },
-      { message: "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000", relativeFixUrl: fix },
-      { message: "Localhost domains are not allowed to be trusted in production mode: https://127.0.0.1", relativeFixUrl: fix },
+      // The domains in the order the project read lists them: by domain.
       { message: "Direct IPs are not valid for trusted domains in production mode: http://10.0.0.1", relativeFixUrl: fix },
       { message: "Trusted domains should be HTTPS: http://app.example.com", relativeFixUrl: fix },
+      { message: "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000", relativeFixUrl: fix },
+      { message: "Localhost domains are not allowed to be trusted in production mode: https://127.0.0.1", relativeFixUrl: fix },
+      { message: "Trusted domain is not a valid URL: not a url", relativeFixUrl: fix },
     ]);
   });
 

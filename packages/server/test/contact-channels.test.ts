@@ -114,7 +114,7 @@ describe("contact channels of the signed-in user", () => {
     expect((await addMine(project, user.tokens, { value: address })).status).toBe(201);
     const again = await addMine(project, user.tokens, { value: address });
     expect(again.status).toBe(400);
-    expect(again.text).toBe("This user already has a contact channel with this value.");
+    expect(again.text).toBe("Contact channel already exists");
   });
 });
 
@@ -129,15 +129,19 @@ describe("used for authentication", () => {
     expect(taken.body.error).toBe(`This email "(${alice.email})" is already used for authentication by another account.`);
     expect(taken.body.details).toEqual({ type: "email", contact_channel_value: alice.email, would_work_if_email_was_verified: false });
 
+    // A sign-in channel cannot take that value.
+    const bobsOwn = (await listMine(project, bob.tokens)).body.items.find((c: { value: string }) => c.value === bob.email);
+    expectKnownError(await patchMine(project, bob.tokens, bobsOwn.id, { value: alice.email }), "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409);
+    expect((await me(project, bob.tokens)).primary_email).toBe(bob.email);
     // The same address only as a contact (not for sign-in) is fine…
     const contactOnly = await addMine(project, bob.tokens, { value: alice.email });
     expect(contactOnly.status).toBe(201);
     // …but it cannot become a sign-in channel.
     expectKnownError(await patchMine(project, bob.tokens, contactOnly.body.id, { used_for_auth: true }), "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409);
-    // Nor can a sign-in channel take that value.
-    const bobsOwn = (await listMine(project, bob.tokens)).body.items.find((c: { value: string }) => c.value === bob.email);
-    expectKnownError(await patchMine(project, bob.tokens, bobsOwn.id, { value: alice.email }), "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE", 409);
-    expect((await me(project, bob.tokens)).primary_email).toBe(bob.email);
+    // Once Bob has the address, giving it to another of his channels is first of all a duplicate.
+    const again = await patchMine(project, bob.tokens, bobsOwn.id, { value: alice.email });
+    expect(again.status).toBe(400);
+    expect(again.text).toBe("Contact channel already exists");
 
     // Once Alice's channel no longer signs in, Bob may use the address to sign in.
     const alicesOwn = (await listMine(project, alice.tokens)).body.items[0];

@@ -117,13 +117,14 @@ describe("internal API keys", () => {
 
 describe("production mode", () => {
   it("never accepts the well-known development keys, even when they are stored", async () => {
-    // Someone stored the well-known keys as an ordinary key set; a production server must still refuse them.
-    await insertKeySet(server.db, "internal", { description: "well-known keys", expiresAt: null, keys: WELL_KNOWN_DEV_KEYS });
-    const production = await startTestServer(
-      { LATCHKEY_DEV_MODE: "false", LATCHKEY_SERVER_SECRET: "x".repeat(40), LATCHKEY_SEED_SECRET_SERVER_KEY: "ssk_configured_for_production_0000000000" },
-      { sameDatabaseAs: server },
-    );
+    const production = await startTestServer({
+      LATCHKEY_DEV_MODE: "false",
+      LATCHKEY_SERVER_SECRET: "x".repeat(40),
+      LATCHKEY_SEED_SECRET_SERVER_KEY: "ssk_configured_for_production_0000000000",
+    });
     try {
+      // Someone stored the well-known keys as an ordinary key set; a production server must still refuse them.
+      await insertKeySet(production.db, "internal", { description: "well-known keys", expiresAt: null, keys: WELL_KNOWN_DEV_KEYS });
       const wellKnown = await api(production.url, "", { access: "server" });
       expect(wellKnown.status).toBe(401);
       expect(wellKnown.body.code).toBe("INVALID_SECRET_SERVER_KEY");

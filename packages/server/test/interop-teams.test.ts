@@ -4,7 +4,7 @@ import { createTestProject, startTestServer, type TestProject, type TestServer }
 import { stackSdk } from "./support/stack-sdk.js";
 
 // The published Stack Auth SDK (@stackframe/js@2.8.41), unchanged, managing teams against Latchkey:
-// a signed-in user creates, lists, updates and leaves teams; a server adds and removes members.
+// a signed-in user creates, lists, updates and leaves teams; a server adds and removes members; API keys.
 let server: TestServer;
 let project: TestProject;
 beforeAll(async () => {
@@ -17,7 +17,9 @@ beforeAll(async () => {
     body: {
       config_override_string: JSON.stringify({
         "teams.allowClientTeamCreation": true,
-        "rbac.defaultPermissions.teamCreator": { $update_team: true, $delete_team: true, $read_members: true, $remove_members: true, $invite_members: true },
+        "rbac.defaultPermissions.teamCreator": { $update_team: true, $delete_team: true, $read_members: true, $remove_members: true, $invite_members: true, $manage_api_keys: true },
+        "apiKeys.enabled.user": true,
+        "apiKeys.enabled.team": true,
         "rbac.defaultPermissions.teamMember": { $read_members: true },
       }),
     },
@@ -110,5 +112,51 @@ describe("the published Stack SDK with teams", () => {
     // $read_members is a member default here, so the member sees the team's people.
     expect((await seen!.listUsers()).map((u) => u.id)).toEqual([user.id]);
     expect((await serverApp.getTeam(team.id))?.displayName).toBe("Navy");
+  });
+
+  it("selects a new team only where the SDK itself selects it: a user's createTeam does, a server's createTeam for a user does not", async () => {
+    const { app, user } = await signedUpClient("Lin");
+    const serverApp = sdk().server();
+    // The SDK's user.createTeam creates the team, then selects it with its own update of the user.
+    const own = await user.createTeam({ displayName: "Lin's own" });
+    expect((await app.getUser({ or: "throw" })).selectedTeam?.id).toBe(own.id);
+
+    // StackServerApp.createTeam only creates: the creator joins, the selection stays.
+    const made = await serverApp.createTeam({ displayName: "Made for Lin", creatorUserId: user.id });
+    const afterServerCreate = await app.getUser({ or: "throw" });
+    expect(afterServerCreate.selectedTeam?.id).toBe(own.id);
+    expect((await afterServerCreate.listTeams()).map((t) => t.id).sort()).toEqual([own.id, made.id].sort());
+
+    // Adding the user to a team leaves the selection too.
+    const joined = await serverApp.createTeam({ displayName: "Joined" });
+    await joined.addUser(user.id);
+    expect((await serverApp.getUser(user.id))?.selectedTeam?.id).toBe(own.id);
+
+    // The server-side user object's createTeam selects, as the SDK updates the user after creating.
+    const serverUser = await serverApp.getUser(user.id);
+    const viaServerUser = await serverUser!.createTeam({ displayName: "Via server user" });
+    expect((await serverApp.getUser(user.id))?.selectedTeam?.id).toBe(viaServerUser.id);
+  });
+
+  it("lists a user's and a team's API keys newest first", async () => {
+    const { app, user } = await signedUpClient("Keys");
+    const first = await user.createApiKey({ description: "first", expiresAt: null });
+    const second = await user.createApiKey({ description: "second", expiresAt: null });
+    const third = await user.createApiKey({ description: "third", expiresAt: null });
+    expect((await user.listApiKeys()).map((k) => k.id)).toEqual([third.id, second.id, first.id]);
+
+    const team = await user.createTeam({ displayName: "Key holders" });
+    const [clientTeam] = await (await app.getUser({ or: "throw" })).listTeams();
+    expect(clientTeam?.id).toBe(team.id);
+    const older = await clientTeam!.createApiKey({ description: "older", expiresAt: null });
+    const newer = await clientTeam!.createApiKey({ description: "newer", expiresAt: null });
+    expect((await clientTeam!.listApiKeys()).map((k) => k.description)).toEqual(["newer", "older"]);
+    expect((await clientTeam!.listApiKeys()).map((k) => k.id)).toEqual([newer.id, older.id]);
+
+    // Revoking twice through the SDK: both succeed, and the key stays revoked.
+    await second.revoke();
+    await second.revoke();
+    const listed = await user.listApiKeys();
+    expect(listed.map((k) => [k.description, k.whyInvalid()])).toEqual([["third", null], ["second", "manually-revoked"], ["first", null]]);
   });
 });

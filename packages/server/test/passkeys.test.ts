@@ -76,9 +76,11 @@ describe("passkey registration and sign-in", () => {
     expect(signedIn.body.user_id).toBe(user.id);
   });
 
-  it("asks for a signed-in user before registering a passkey", async () => {
+  it("asks for a signed-in user before registering a passkey, as a schema error like the protocol", async () => {
     const project = await passkeyProject();
-    expectKnownError(await passkeyPost(project, "/initiate-passkey-registration", {}), "USER_AUTHENTICATION_REQUIRED", 401);
+    const response = await passkeyPost(project, "/initiate-passkey-registration", {});
+    expectKnownError(response, "SCHEMA_ERROR", 400);
+    expect(response.body.error).toBe("Request validation failed on POST /api/v1/auth/passkey/initiate-passkey-registration:\n  - auth.user must be defined");
   });
 
   it("replaces the user's passkey when they register another: the old one no longer signs in", async () => {

@@ -169,7 +169,7 @@ describe("ids that are JavaScript property names", () => {
     expect((await define(project, "project", { id: "constructor", contained_permission_ids: ["__proto__"] })).status).toBe(201);
     const user = await as(project, "server", "/users", { method: "POST", body: {} });
     expect((await as(project, "server", `/project-permissions/${user.body.id}/constructor`, { method: "POST", body: {} })).status).toBe(201);
-    const listed = await as(project, "server", `/project-permissions?user_id=${user.body.id}`);
+    const listed = await as(project, "server", `/project-permissions?user_id=${user.body.id}&recursive=true`);
     expect(listed.body.items.map((p: { id: string }) => p.id)).toEqual(["__proto__", "constructor"]);
     expect((await as(project, "admin", "/project-permission-definitions/__proto__", { method: "PATCH", body: { id: "proto" } })).status).toBe(200);
     expect((await as(project, "admin", "/project-permission-definitions")).body.items).toEqual([

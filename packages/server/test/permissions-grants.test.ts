@@ -36,17 +36,18 @@ describe("team permissions", () => {
     expect(granted.status).toBe(201);
     expect(granted.body).toEqual({ id: "top", user_id: alice.id, team_id: teamId });
 
-    const recursive = await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}`);
+    const recursive = await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}&recursive=true`);
     expect(recursive.status).toBe(200);
     expect(recursive.body.is_paginated).toBe(false);
     expect(recursive.body.items).toEqual(["$read_members", "bottom", "left", "right", "top"].map((id) => ({ id, user_id: alice.id, team_id: teamId })));
-    expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}&recursive=true`))).toEqual(ids(recursive));
+    // Without recursive=true only the direct grant (issue 13 §3).
+    expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}`))).toEqual(["top"]);
     expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}&recursive=false`))).toEqual(["top"]);
 
-    // The check a developer makes: the list filtered by one id.
-    const check = await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}&permission_id=bottom`);
+    // The check a developer makes: the recursive list filtered by one id.
+    const check = await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}&permission_id=bottom&recursive=true`);
     expect(check.body.items).toEqual([{ id: "bottom", user_id: alice.id, team_id: teamId }]);
-    expect((await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}&permission_id=bottom&recursive=false`)).body.items).toEqual([]);
+    expect((await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${alice.id}&permission_id=bottom`)).body.items).toEqual([]);
     expect(await hasTeamPermission(server.db, project.projectId, teamId, alice.id, "$read_members")).toBe(true);
     expect(await hasTeamPermission(server.db, project.projectId, teamId, alice.id, "$delete_team")).toBe(false);
   });
@@ -187,7 +188,7 @@ describe("team permissions", () => {
     await grantTeam(project, teamId, bob.id, "top");
     const tokens = await signIn(project, alice.id);
 
-    const own = await as(project, "client", `/team-permissions?team_id=${teamId}&user_id=me`, { tokens });
+    const own = await as(project, "client", `/team-permissions?team_id=${teamId}&user_id=me&recursive=true`, { tokens });
     expect(own.status).toBe(200);
     expect(ids(own)).toEqual(["$read_members", "bottom", "left"]);
     expect(ids(await as(project, "client", `/team-permissions?user_id=${alice.id.toUpperCase()}&permission_id=left`, { tokens }))).toEqual(["left"]);
@@ -247,7 +248,7 @@ describe("default team permissions", () => {
     expect((await as(project, "server", `/team-memberships/${teamId}/${member.id}`, { method: "POST", body: {} })).status).toBe(201);
 
     expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${creator.id}&recursive=false`))).toEqual(["team_admin"]);
-    expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${member.id}`))).toEqual(["$invite_members", "$read_members", "team_member"]);
+    expect(ids(await as(project, "server", `/team-permissions?team_id=${teamId}&user_id=${member.id}&recursive=true`))).toEqual(["$invite_members", "$read_members", "team_member"]);
     expect(await hasTeamPermission(server.db, project.projectId, teamId, creator.id, "$delete_team")).toBe(true);
     expect(await hasTeamPermission(server.db, project.projectId, teamId, member.id, "$delete_team")).toBe(false);
   });

@@ -29,11 +29,12 @@ describe("project permissions", () => {
     const granted = await grant(project, user.id, "admin");
     expect(granted.status).toBe(201);
     expect(granted.body).toEqual({ id: "admin", user_id: user.id });
-    const all = await as(project, "server", `/project-permissions?user_id=${user.id}`);
+    const all = await as(project, "server", `/project-permissions?user_id=${user.id}&recursive=true`);
     expect(all.body).toEqual({ items: ["admin", "audit", "read", "write"].map((id) => ({ id, user_id: user.id })), is_paginated: false });
+    expect(ids(await as(project, "server", `/project-permissions?user_id=${user.id}`))).toEqual(["admin"]);
     expect(ids(await as(project, "server", `/project-permissions?user_id=${user.id}&recursive=false`))).toEqual(["admin"]);
-    expect(ids(await as(project, "server", `/project-permissions?user_id=${user.id}&permission_id=read`))).toEqual(["read"]);
-    expect(ids(await as(project, "server", `/project-permissions?user_id=${user.id}&permission_id=read&recursive=false`))).toEqual([]);
+    expect(ids(await as(project, "server", `/project-permissions?user_id=${user.id}&permission_id=read&recursive=true`))).toEqual(["read"]);
+    expect(ids(await as(project, "server", `/project-permissions?user_id=${user.id}&permission_id=read`))).toEqual([]);
 
     const notDirect = await as(project, "server", `/project-permissions/${user.id}/read`, { method: "DELETE" });
     expectKnownError(notDirect, "PERMISSION_NOT_FOUND", 404);
@@ -69,7 +70,7 @@ describe("project permissions", () => {
     expect(everyone.body.items).toEqual([{ id: "write", user_id: user.id }, { id: "audit", user_id: other.id }].sort((a, b) => (a.user_id < b.user_id ? -1 : 1)));
 
     const tokens = await signIn(project, user.id);
-    expect(ids(await as(project, "client", "/project-permissions?user_id=me", { tokens }))).toEqual(["read", "write"]);
+    expect(ids(await as(project, "client", "/project-permissions?user_id=me&recursive=true", { tokens }))).toEqual(["read", "write"]);
     for (const query of [`user_id=${other.id}`, ""]) {
       const response = await as(project, "client", `/project-permissions?${query}`, { tokens });
       expect(response.status).toBe(403);
@@ -96,7 +97,7 @@ describe("sign-up default permissions", () => {
     const { project } = await projectWithDiamond();
     await configure(project, { "rbac.defaultPermissions.signUp": { write: true, undefined_one: true }, "auth.password.allowSignIn": true });
     const created = await createUser(project, { primary_email: email() });
-    expect(ids(await as(project, "server", `/project-permissions?user_id=${created.id}`))).toEqual(["read", "write"]);
+    expect(ids(await as(project, "server", `/project-permissions?user_id=${created.id}&recursive=true`))).toEqual(["read", "write"]);
     expect(ids(await as(project, "server", `/project-permissions?user_id=${created.id}&recursive=false`))).toEqual(["write"]);
 
     const signUp = await as(project, "client", "/auth/password/sign-up", { method: "POST", body: { email: email(), password: "a-long-enough-password-1" } });

@@ -191,9 +191,10 @@ describe("production-mode checks through the published Stack SDK", () => {
     const fix = `/projects/${project.projectId}/domains`;
     expect(await sdkProject.getProductionModeErrors()).toEqual([
       { message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings", relativeFixUrl: fix },
+      // The SDK goes through the domains as the project read lists them: by domain.
+      { message: "Trusted domains should be HTTPS: http://app.example.com", relativeFixUrl: fix },
       { message: "Localhost domains are not allowed to be trusted in production mode: http://localhost:3000", relativeFixUrl: fix },
       { message: "Direct IPs are not valid for trusted domains in production mode: https://10.0.0.1", relativeFixUrl: fix },
-      { message: "Trusted domains should be HTTPS: http://app.example.com", relativeFixUrl: fix },
     ]);
   });
 });

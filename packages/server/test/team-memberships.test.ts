@@ -73,6 +73,7 @@ describe("DELETE /team-memberships/{team_id}/{user_id}", () => {
     const stays = await createUser(project);
     const team = await serverTeam(project, { creator_user_id: user.id });
     await addMember(project, team.id, stays.id);
+    await as(project, "client", "/users/me", { method: "PATCH", tokens: user.tokens, body: { selected_team_id: team.id } });
     expect((await as(project, "client", "/users/me", { tokens: user.tokens })).body.selected_team_id).toBe(team.id);
 
     const left = await as(project, "client", `/team-memberships/${team.id}/me`, { method: "DELETE", tokens: user.tokens, body: {} });
@@ -152,6 +153,7 @@ describe("DELETE /team-memberships/{team_id}/{user_id}", () => {
     const project = await createTestProject(server);
     const user = await createUser(project);
     const team = await serverTeam(project, { creator_user_id: user.id });
+    await as(project, "server", `/users/${user.id}`, { method: "PATCH", body: { selected_team_id: team.id } });
     expectKnownError(await as(project, "server", `/team-memberships/${team.id}/${crypto.randomUUID()}`, { method: "DELETE" }), "USER_NOT_FOUND", 404);
     expectKnownError(await as(project, "server", `/team-memberships/${crypto.randomUUID()}/${user.id}`, { method: "DELETE" }), "TEAM_MEMBERSHIP_NOT_FOUND", 404);
     expect((await as(project, "server", `/team-memberships/${team.id}/${user.id}`, { method: "DELETE" })).status).toBe(200);
@@ -186,7 +188,7 @@ describe("selected team", () => {
     const project = await createTestProject(server);
     const user = await signedInUser(project);
     for (let round = 0; round < 10; round++) {
-      const team = await serverTeam(project, { creator_user_id: user.id }); // also selects it
+      const team = await serverTeam(project, { creator_user_id: user.id });
       const [select, remove] = await Promise.all([
         as(project, "client", "/users/me", { method: "PATCH", tokens: user.tokens, body: { selected_team_id: team.id } }),
         as(project, "server", `/teams/${team.id}`, { method: "DELETE" }),

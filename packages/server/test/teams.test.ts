@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createTestProject } from "./support/test-server.js";
+import { dataUrl, png } from "./support/tiny-images.js";
 import { server, as, configure, createUser, email, expectKnownError, expectSchemaError, useServerForFile } from "./support/users-fixture.js";
 import { CLIENT_TEAM_KEYS, SERVER_TEAM_KEYS, SYSTEM_TEAM_PERMISSIONS, addMember, configureTeams, permissionsOf, serverTeam, signedInUser } from "./support/teams-fixture.js";
 
@@ -22,15 +23,15 @@ describe("POST /teams", () => {
     expect(members.body.items).toEqual([]);
   });
 
-  it("makes a server-named creator a member with the creator permissions and selects the team for them", async () => {
+  it("makes a server-named creator a member with the creator permissions, leaving their selected team as it was", async () => {
     const project = await createTestProject(server);
     await configureTeams(project, { creator: ["$update_team", "$read_members"], member: ["$read_members"] });
     const user = await createUser(project);
     const team = await serverTeam(project, { creator_user_id: user.id });
     expect(await permissionsOf(server.db, team.id, user.id)).toEqual(["$read_members", "$update_team"]);
+    // As in the protocol, creating a team selects nothing (issue 13 §2; wire-teams-selection.test.ts).
     const read = await as(project, "server", `/users/${user.id}`);
-    expect(read.body.selected_team_id).toBe(team.id);
-    expect(read.body.selected_team).toMatchObject({ id: team.id, display_name: "Team" });
+    expect(read.body).toMatchObject({ selected_team_id: null, selected_team: null });
   });
 
   it("refuses an unknown creator with USER_NOT_FOUND and leaves no team behind", async () => {
@@ -51,7 +52,7 @@ describe("POST /teams", () => {
     expectKnownError(await as(project, "server", "/teams", { method: "POST", body: { display_name: "Nobody", creator_user_id: "me" } }), "CANNOT_GET_OWN_USER_WITHOUT_USER", 400);
   });
 
-  it("lets a signed-in client create a team when the project allows it: it joins, gets creator permissions, and selects it", async () => {
+  it("lets a signed-in client create a team when the project allows it: it joins and gets creator permissions", async () => {
     const project = await createTestProject(server);
     await configureTeams(project);
     const user = await signedInUser(project);
@@ -60,8 +61,9 @@ describe("POST /teams", () => {
     expect(Object.keys(created.body).sort()).toEqual(CLIENT_TEAM_KEYS);
     expect(created.body).toMatchObject({ display_name: "Client team", client_metadata: { x: 1 }, client_read_only_metadata: null, profile_image_url: null });
     expect(await permissionsOf(server.db, created.body.id, user.id)).toEqual(sorted(SYSTEM_TEAM_PERMISSIONS));
+    // Selecting it is the client's own PATCH /users/me.
     const me = await as(project, "client", "/users/me", { tokens: user.tokens });
-    expect(me.body.selected_team_id).toBe(created.body.id);
+    expect(me.body.selected_team_id).toBeNull();
 
     // Without creator_user_id the client still joins its own team.
     const implicit = await as(project, "client", "/teams", { method: "POST", tokens: user.tokens, body: { display_name: "Implicit" } });
@@ -195,10 +197,17 @@ describe("PATCH /teams/{team_id}", () => {
     const updated = await as(project, "client", `/teams/${team.id}`, {
       method: "PATCH",
       tokens: user.tokens,
-      body: { display_name: "Renamed", profile_image_url: "https://example.com/t.png", client_metadata: { k: "v" } },
+      // A client uploads an image as a data URL; it reads back as the URL the server serves it at (issue 13).
+      body: { display_name: "Renamed", profile_image_url: dataUrl("png", png()), client_metadata: { k: "v" } },
     });
     expect(updated.status).toBe(200);
-    expect(updated.body).toEqual({ id: team.id, display_name: "Renamed", profile_image_url: "https://example.com/t.png", client_metadata: { k: "v" }, client_read_only_metadata: { ro: true } });
+    expect(updated.body).toEqual({
+      id: team.id,
+      display_name: "Renamed",
+      profile_image_url: expect.stringMatching(/\/api\/v1\/profile-images\/[0-9a-f-]{36}$/),
+      client_metadata: { k: "v" },
+      client_read_only_metadata: { ro: true },
+    });
     const cleared = await as(project, "client", `/teams/${team.id}`, { method: "PATCH", tokens: user.tokens, body: { profile_image_url: null } });
     expect(cleared.body).toMatchObject({ display_name: "Renamed", profile_image_url: null });
     expectSchemaError(await as(project, "client", `/teams/${team.id}`, { method: "PATCH", tokens: user.tokens, body: { client_read_only_metadata: {} } }), "body contains unknown properties: client_read_only_metadata");
@@ -251,6 +260,7 @@ describe("the selected team in the user record", () => {
     await configureTeams(project);
     const user = await signedInUser(project);
     const created = await as(project, "client", "/teams", { method: "POST", tokens: user.tokens, body: { display_name: "Before" } });
+    await as(project, "client", "/users/me", { method: "PATCH", tokens: user.tokens, body: { selected_team_id: created.body.id } });
     expect((await as(project, "client", "/users/me", { tokens: user.tokens })).body.selected_team.display_name).toBe("Before");
     await as(project, "client", `/teams/${created.body.id}`, { method: "PATCH", tokens: user.tokens, body: { display_name: "After" } });
     expect((await as(project, "client", "/users/me", { tokens: user.tokens })).body.selected_team.display_name).toBe("After");
@@ -282,7 +292,7 @@ describe("DELETE /teams/{team_id}", () => {
     const teamId = created.body.id;
     await addMember(project, teamId, member.id);
     await as(project, "server", `/team-member-profiles/${teamId}/${member.id}`, { method: "PATCH", body: { display_name: "In team" } });
-    await as(project, "server", `/users/${member.id}`, { method: "PATCH", body: { selected_team_id: teamId } });
+    for (const userId of [owner.id, member.id]) await as(project, "server", `/users/${userId}`, { method: "PATCH", body: { selected_team_id: teamId } });
     const invited = await as(project, "server", "/team-invitations/send-code", { method: "POST", body: { team_id: teamId, email: email(), callback_url: "http://localhost:3000/join" } });
     expect(invited.status, JSON.stringify(invited.body)).toBe(200);
 
@@ -336,7 +346,9 @@ describe("personal teams (create_team_on_sign_up)", () => {
     const project = await createTestProject(server);
     await configureTeams(project, { creator: ["$update_team", "$delete_team"] });
     await configure(project, { "teams.createPersonalTeamOnSignUp": true });
-    const user = await createUser(project, { display_name: "Ada" });
+    const created = await createUser(project, { display_name: "Ada" });
+    // The creation answer shows no selected team (issue 13 §2); every later read shows the personal team.
+    const user = (await as(project, "server", `/users/${created.id}`)).body;
     expect(user.selected_team).toMatchObject({ display_name: "Ada's Team" });
     expect(await permissionsOf(server.db, user.selected_team_id, user.id)).toEqual(["$delete_team", "$update_team"]);
   });

@@ -2,6 +2,7 @@ import bcrypt from "bcryptjs";
 import { describe, expect, it } from "vitest";
 import { sessionOfRefreshToken } from "../src/services/sessions.js";
 import { createTestProject } from "./support/test-server.js";
+import { dataUrl, png } from "./support/tiny-images.js";
 import { server, as, createUser, signIn, configure, createTeam, email, expectSchemaError, expectKnownError, SERVER_READ_KEYS, CLIENT_READ_KEYS, useServerForFile } from "./support/users-fixture.js";
 
 useServerForFile();
@@ -39,7 +40,8 @@ describe("the signed-in user at /users/me", () => {
     const project = await createTestProject(server);
     const user = await createUser(project);
     const tokens = await signIn(project, user.id);
-    const image = `data:image/png;base64,${"A".repeat(1000)}`;
+    // A client uploads an image as a data URL; it reads back as the URL the server serves it at (issue 13).
+    const image = dataUrl("png", png());
     const response = await as(project, "client", "/users/me", {
       method: "PATCH",
       tokens,
@@ -56,7 +58,7 @@ describe("the signed-in user at /users/me", () => {
     expect(Object.keys(response.body).sort()).toEqual(CLIENT_READ_KEYS);
     expect(response.body).toMatchObject({
       display_name: "Grace",
-      profile_image_url: image,
+      profile_image_url: expect.stringMatching(/\/api\/v1\/profile-images\/[0-9a-f-]{36}$/),
       client_metadata: { theme: "dark", nested: { list: [1, "two", null, true] } },
       otp_auth_enabled: true,
       passkey_auth_enabled: true,

@@ -11,7 +11,7 @@ import type { AppContext } from "./app-context.js";
  * typed error (e.g. `KnownErrors.TeamPermissionRequired`).
  */
 export interface ClientTeamActions {
-  /** Creates a team with the signed-in user as its first member, and selects it (SPEC: creating a team selects it). */
+  /** Creates a team with the signed-in user as its first member, then selects it with its own `PATCH /users/me`. */
   createTeam(create: TeamCreate): Promise<Team>;
   /** Makes a team (or none) the user's selected team. */
   selectTeam(teamId: string | null): Promise<void>;
@@ -45,8 +45,8 @@ export function clientTeamActions(ctx: AppContext, afterChange: () => Promise<vo
   return {
     async createTeam(create) {
       const wire = await ctx.call<TeamClientRead>({ method: "POST", path: "/teams", body: teamCreateToWire(create) });
-      // Latchkey's server selects the new team itself; the reference client selects it again explicitly, so
-      // the switcher shows the team just made against any server of the protocol. We do the same.
+      // Creating a team leaves the selected team as it was on the server (as in the protocol); the client
+      // selects the new one itself, as the reference's SDK does, so the switcher shows the team just made.
       await selectTeam(wire.id);
       await afterChange();
       return teamFromWire(wire);

@@ -1,5 +1,5 @@
 import { startSmtpCapture, type CapturedEmail, type SmtpCapture } from "../../../server/test/support/smtp-capture.js";
-import { createTestProject, startTestServer, type TestServer } from "../../../server/test/support/test-server.js";
+import { createTestProject, reachablePublicUrl, startTestServer, type TestServer } from "../../../server/test/support/test-server.js";
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../../../server/src/services/projects.js";
 
 /**
@@ -31,8 +31,9 @@ export interface CapturedMailForBrowser {
 }
 
 export async function startBrowserTestServices(): Promise<BrowserTestServices> {
-  // The server must not think it is in production: the test pages use localhost origins.
-  const [server, smtp] = await Promise.all([startTestServer({ LATCHKEY_DEV_MODE: "true" }), startSmtpCapture()]);
+  // The server must not think it is in production: the test pages use localhost origins. Its public URL
+  // is where it listens, so pages can show the profile images it serves.
+  const [server, smtp] = await Promise.all([startTestServer({ LATCHKEY_DEV_MODE: "true", ...(await reachablePublicUrl()) }), startSmtpCapture()]);
   let projectCount = 0;
 
   const handlers: Record<string, (payload: never) => Promise<unknown>> = {

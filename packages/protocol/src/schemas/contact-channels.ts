@@ -67,15 +67,23 @@ export const contactChannelServerUpdateBody = contactChannelClientUpdateBody.ext
 export type ContactChannelServerUpdateBody = z.infer<typeof contactChannelServerUpdateBody>;
 
 /** The read shape, the same for every access type. */
-export interface ContactChannelRead {
-  id: string;
-  user_id: string;
-  type: ContactChannelType;
-  value: string;
-  is_primary: boolean;
-  is_verified: boolean;
-  used_for_auth: boolean;
-}
+export const contactChannelRead = z.strictObject({
+  id: z.string(),
+  user_id: z.string(),
+  type,
+  value: z.string(),
+  is_primary: z.boolean(),
+  is_verified: z.boolean(),
+  used_for_auth: z.boolean(),
+});
+export type ContactChannelRead = z.infer<typeof contactChannelRead>;
+
+/** `GET /contact-channels`: every matching channel, in one unpaginated list. */
+export const contactChannelListResponse = z.strictObject({
+  items: z.array(contactChannelRead),
+  is_paginated: z.literal(false),
+});
+export type ContactChannelListResponse = z.infer<typeof contactChannelListResponse>;
 
 /** `POST /contact-channels/send-verification-code` (the signed-in user's primary email): `{ email, callback_url }`. */
 export const contactChannelSendVerificationCodeBody = emailWithCallbackBody;

@@ -43,11 +43,12 @@ export type PasswordResetBody = z.infer<typeof passwordResetBody>;
  * about whether an account exists.
  */
 export const PASSWORD_RESET_SENT_RESPONSE = { success: "maybe, only if user with e-mail exists" } as const;
+export const passwordResetSentResponse = z.strictObject({ success: z.literal(PASSWORD_RESET_SENT_RESPONSE.success) });
 
 /** The answer of the `check-code` endpoints for a code that can still be used. */
 export const CODE_VALID_RESPONSE = { is_code_valid: true } as const;
+export const codeValidResponse = z.strictObject({ is_code_valid: z.literal(true) });
 
 /** The answer of `send-sign-in-code`: the code's nonce, which the client appends to the OTP the user types. */
-export interface SendSignInCodeResponse {
-  nonce: string;
-}
+export const sendSignInCodeResponse = z.strictObject({ nonce: z.string() });
+export type SendSignInCodeResponse = z.infer<typeof sendSignInCodeResponse>;

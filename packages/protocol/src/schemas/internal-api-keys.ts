@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unpaginatedList } from "./list-response.js";
 
 /** Wire shapes of `/internal/api-keys` (admin): project key sets. */
 
@@ -18,19 +19,33 @@ export const internalApiKeyUpdateBody = z.strictObject({
 });
 export type InternalApiKeyUpdateBody = z.infer<typeof internalApiKeyUpdateBody>;
 
-export interface InternalApiKeyRead {
-  id: string;
-  description: string;
-  expires_at_millis: number;
-  manually_revoked_at_millis?: number;
-  created_at_millis: number;
-  publishable_client_key?: { last_four: string };
-  secret_server_key?: { last_four: string };
-  super_secret_admin_key?: { last_four: string };
-}
+const keySetBase = {
+  id: z.string(),
+  description: z.string(),
+  expires_at_millis: z.number(),
+  manually_revoked_at_millis: z.number().optional(),
+  created_at_millis: z.number(),
+};
+const lastFour = z.strictObject({ last_four: z.string() });
 
-export interface InternalApiKeyCreated extends Omit<InternalApiKeyRead, "publishable_client_key" | "secret_server_key" | "super_secret_admin_key"> {
-  publishable_client_key?: string;
-  secret_server_key?: string;
-  super_secret_admin_key?: string;
-}
+/** A key set as listed and read: each key only by its last four characters. */
+export const internalApiKeyRead = z.strictObject({
+  ...keySetBase,
+  publishable_client_key: lastFour.optional(),
+  secret_server_key: lastFour.optional(),
+  super_secret_admin_key: lastFour.optional(),
+});
+export type InternalApiKeyRead = z.infer<typeof internalApiKeyRead>;
+
+/** The answer of `POST /internal/api-keys`, the only time the keys themselves are shown. */
+export const internalApiKeyCreated = z.strictObject({
+  ...keySetBase,
+  publishable_client_key: z.string().optional(),
+  secret_server_key: z.string().optional(),
+  super_secret_admin_key: z.string().optional(),
+});
+export type InternalApiKeyCreated = z.infer<typeof internalApiKeyCreated>;
+
+export const internalApiKeyListResponse = unpaginatedList(internalApiKeyRead);
+
+export const internalApiKeyIdParams = z.strictObject({ api_key_id: z.string() });

@@ -23,14 +23,15 @@ export const cliAuthStartBody = z.strictObject({
 });
 export type CliAuthStartBody = z.infer<typeof cliAuthStartBody>;
 
-export interface CliAuthStartResponse {
+export const cliAuthStartResponse = z.strictObject({
   /** Kept by the command-line tool, which polls with it. */
-  polling_code: string;
+  polling_code: z.string(),
   /** Put in the confirmation page's URL (`{handler}/cli-auth-confirm?login_code=…`). */
-  login_code: string;
+  login_code: z.string(),
   /** ISO 8601. */
-  expires_at: string;
-}
+  expires_at: z.string(),
+});
+export type CliAuthStartResponse = z.infer<typeof cliAuthStartResponse>;
 
 /** `POST /auth/cli/poll` */
 export const cliAuthPollBody = z.strictObject({
@@ -39,7 +40,11 @@ export const cliAuthPollBody = z.strictObject({
 export type CliAuthPollBody = z.infer<typeof cliAuthPollBody>;
 
 /** 200 for waiting, expired and used; 201 for the one success, which carries the refresh token. */
-export type CliAuthPollResponse = { status: "waiting" | "expired" | "used" } | { status: "success"; refresh_token: string };
+export const cliAuthPollResponse = z.union([
+  z.strictObject({ status: z.enum(["waiting", "expired", "used"]) }),
+  z.strictObject({ status: z.literal("success"), refresh_token: z.string() }),
+]);
+export type CliAuthPollResponse = z.infer<typeof cliAuthPollResponse>;
 
 /**
  * `POST /auth/cli/complete`: `complete` (the default) hands the signed-in user's session to the waiting
@@ -59,6 +64,8 @@ export const cliAuthCompleteBody = z
 export type CliAuthCompleteBody = z.infer<typeof cliAuthCompleteBody>;
 
 /** The answer of the `check` mode: this server never holds an anonymous session for the CLI. */
-export interface CliAuthCheckResponse {
-  cli_session_state: "none";
-}
+export const cliAuthCheckResponse = z.strictObject({ cli_session_state: z.literal("none") });
+export type CliAuthCheckResponse = z.infer<typeof cliAuthCheckResponse>;
+
+/** `check` answers whether the code can be completed; `complete` answers `{ success: true }`. */
+export const cliAuthCompleteResponse = z.union([cliAuthCheckResponse, z.strictObject({ success: z.literal(true) })]);

@@ -46,14 +46,21 @@ export const notificationPreferenceUpdateBody = z.strictObject({ enabled: z.bool
 export type NotificationPreferenceUpdateBody = z.infer<typeof notificationPreferenceUpdateBody>;
 
 /** One category as a user sees it. */
-export interface NotificationPreferenceRead {
-  notification_category_id: string;
-  notification_category_name: string;
-  enabled: boolean;
-  can_disable: boolean;
-}
+export const notificationPreferenceRead = z.strictObject({
+  notification_category_id: z.string(),
+  notification_category_name: z.string(),
+  enabled: z.boolean(),
+  can_disable: z.boolean(),
+});
+export type NotificationPreferenceRead = z.infer<typeof notificationPreferenceRead>;
 
-/** `GET /emails/unsubscribe-link?code=` — the link in non-transactional mail; needs no authentication. */
+/** `GET /emails/notification-preference/{user_id}`: every category, in one unpaginated list. */
+export const notificationPreferenceListResponse = z.strictObject({
+  items: z.array(notificationPreferenceRead),
+  is_paginated: z.literal(false),
+});
+
+/** `GET|POST /emails/unsubscribe-link?code=` — the link in non-transactional mail; needs no authentication. */
 export const unsubscribeLinkQuery = z.object({ code: z.string() });
 
 /**
@@ -74,7 +81,11 @@ export const sendEmailBody = z.strictObject({
 export type SendEmailBody = z.infer<typeof sendEmailBody>;
 
 /** One addressed user: every requested user is listed, sent or not; `user_email` is absent without a primary email. */
-export interface SendEmailResult {
-  user_id: string;
-  user_email?: string;
-}
+export const sendEmailResult = z.strictObject({
+  user_id: z.string(),
+  user_email: z.string().optional(),
+});
+export type SendEmailResult = z.infer<typeof sendEmailResult>;
+
+/** The answer of `POST /emails/send-email`. */
+export const sendEmailResponse = z.strictObject({ results: z.array(sendEmailResult) });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SignInResponse } from "./auth.js";
+import { signInResponse } from "./auth.js";
 
 /**
  * Wire shapes of `/auth/passkey/*` (passkeys, WebAuthn; SPEC.md §4 "Passkey", §7 "Auth"). The credentials
@@ -13,20 +13,6 @@ const base64Url = z.string().regex(/^[A-Za-z0-9_-]*$/, "must be base64url");
 
 /** `POST /auth/passkey/initiate-passkey-registration` and `/initiate-passkey-authentication`: the client library sends `{}`. */
 export const initiatePasskeyBody = z.strictObject({});
-
-/** What the authenticator answered to `navigator.credentials.create()`. */
-export const passkeyRegistrationCredential = z.looseObject({
-  id: base64Url.min(1),
-  rawId: base64Url.min(1),
-  type: z.literal("public-key"),
-  response: z.looseObject({
-    clientDataJSON: base64Url.min(1),
-    attestationObject: base64Url.min(1),
-    transports: z.array(z.string()).optional(),
-  }),
-  clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-  authenticatorAttachment: z.string().optional(),
-});
 
 /** What the authenticator answered to `navigator.credentials.get()`. */
 export const passkeyAuthenticationCredential = z.looseObject({
@@ -43,9 +29,13 @@ export const passkeyAuthenticationCredential = z.looseObject({
   authenticatorAttachment: z.string().optional(),
 });
 
-/** `POST /auth/passkey/register` */
+/**
+ * `POST /auth/passkey/register`. As in the protocol, `credential` is free-form JSON (what the browser library
+ * made of `navigator.credentials.create()`): the server reads it leniently (padded standard base64 too) and
+ * the WebAuthn verification decides, answering PASSKEY_REGISTRATION_FAILED for anything it cannot use.
+ */
 export const passkeyRegisterBody = z.strictObject({
-  credential: passkeyRegistrationCredential,
+  credential: z.unknown().refine((value) => value !== undefined, { message: "must be defined" }),
   code: z.string(),
 });
 
@@ -62,15 +52,16 @@ export const passkeySignInBody = z.strictObject({
 export const PASSKEY_RP_ID_SENTINEL = "THIS_VALUE_WILL_BE_REPLACED.example.com";
 
 /** Answer of both initiate routes: WebAuthn options for the browser and the code that names their challenge. */
-export interface InitiatePasskeyResponse {
-  options_json: Record<string, unknown>;
-  code: string;
-}
+export const initiatePasskeyResponse = z.strictObject({
+  options_json: z.record(z.string(), z.unknown()),
+  code: z.string(),
+});
+export type InitiatePasskeyResponse = z.infer<typeof initiatePasskeyResponse>;
 
 /** Answer of `POST /auth/passkey/register`: the registered credential's id. */
-export interface PasskeyRegisterResponse {
-  user_handle: string;
-}
+export const passkeyRegisterResponse = z.strictObject({ user_handle: z.string() });
+export type PasskeyRegisterResponse = z.infer<typeof passkeyRegisterResponse>;
 
 /** Answer of `POST /auth/passkey/sign-in`. */
-export type PasskeySignInResponse = SignInResponse;
+export const passkeySignInResponse = signInResponse;
+export type PasskeySignInResponse = z.infer<typeof passkeySignInResponse>;

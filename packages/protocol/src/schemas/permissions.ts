@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unpaginatedList } from "./list-response.js";
 
 /**
  * Wire shapes of permissions (SPEC.md §3 "Permission", §5 ids, §7 "Permissions"): the admin CRUD of
@@ -50,15 +51,22 @@ export type PermissionDefinitionUpdateBody = z.infer<typeof permissionDefinition
 export const permissionDefinitionParams = z.object({ permission_id: permissionId });
 
 /** A definition as admins read it; `description` is absent when none was given. */
-export interface PermissionDefinitionRead {
-  id: string;
-  description?: string;
-  contained_permission_ids: string[];
-}
+export const permissionDefinitionRead = z.strictObject({
+  id: z.string(),
+  description: z.string().optional(),
+  contained_permission_ids: z.array(z.string()),
+});
+export type PermissionDefinitionRead = z.infer<typeof permissionDefinitionRead>;
+
+/** `GET /{team,project}-permission-definitions`, sorted by id. */
+export const permissionDefinitionListResponse = unpaginatedList(permissionDefinitionRead);
 
 const recursive = z.enum(["true", "false"]);
 
-/** `GET /team-permissions?team_id&user_id&permission_id&recursive` (clients: only their own user). */
+/**
+ * `GET /team-permissions?team_id&user_id&permission_id&recursive` (clients: only their own user). Only
+ * `recursive=true` adds the permissions contained in those granted.
+ */
 export const teamPermissionListQuery = z.object({
   team_id: uuid.optional(),
   user_id: userIdOrMe.optional(),
@@ -66,16 +74,22 @@ export const teamPermissionListQuery = z.object({
   recursive: recursive.optional(),
 });
 
+/** A grant takes no fields; the protocol still wants a JSON object as the body. */
+export const permissionGrantBody = z.strictObject({});
+
 /** `POST/DELETE /team-permissions/{team_id}/{user_id}/{permission_id}` (server) */
 export const teamPermissionParams = z.object({ team_id: uuid, user_id: userIdOrMe, permission_id: permissionId });
 
-export interface TeamPermissionRead {
-  id: string;
-  user_id: string;
-  team_id: string;
-}
+export const teamPermissionRead = z.strictObject({
+  id: z.string(),
+  user_id: z.string(),
+  team_id: z.string(),
+});
+export type TeamPermissionRead = z.infer<typeof teamPermissionRead>;
 
-/** `GET /project-permissions?user_id&permission_id&recursive` (clients: only their own user). */
+export const teamPermissionListResponse = unpaginatedList(teamPermissionRead);
+
+/** `GET /project-permissions?user_id&permission_id&recursive` (clients: only their own user; `recursive` as above). */
 export const projectPermissionListQuery = z.object({
   user_id: userIdOrMe.optional(),
   permission_id: permissionId.optional(),
@@ -85,7 +99,10 @@ export const projectPermissionListQuery = z.object({
 /** `POST/DELETE /project-permissions/{user_id}/{permission_id}` (server) */
 export const projectPermissionParams = z.object({ user_id: userIdOrMe, permission_id: permissionId });
 
-export interface ProjectPermissionRead {
-  id: string;
-  user_id: string;
-}
+export const projectPermissionRead = z.strictObject({
+  id: z.string(),
+  user_id: z.string(),
+});
+export type ProjectPermissionRead = z.infer<typeof projectPermissionRead>;
+
+export const projectPermissionListResponse = unpaginatedList(projectPermissionRead);

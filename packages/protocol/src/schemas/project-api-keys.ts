@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unpaginatedList } from "./list-response.js";
 
 /**
  * Wire shapes of the API keys a project's users and teams hold (`/user-api-keys`, `/team-api-keys`,
@@ -6,9 +7,10 @@ import { z } from "zod";
  */
 
 export type ProjectApiKeyType = "user" | "team";
+type OwnerField = "user_id" | "team_id";
 
 /** `POST /{user|team}-api-keys`; the owner field is `user_id` or `team_id` by the route. */
-export const projectApiKeyCreateBody = (owner: "user_id" | "team_id") =>
+export const projectApiKeyCreateBody = (owner: OwnerField) =>
   z.strictObject({
     description: z.string(),
     expires_at_millis: z.number().nullable(),
@@ -25,21 +27,40 @@ export const projectApiKeyUpdateBody = z.strictObject({
 /** `POST /{user|team}-api-keys/check` */
 export const projectApiKeyCheckBody = z.strictObject({ api_key: z.string() });
 
-/** The owner query of list, read and update: `?user_id=` (or `me`) / `?team_id=`. */
-export const projectApiKeyOwnerQuery = (owner: "user_id" | "team_id") => z.object({ [owner]: z.string().optional() } as Record<typeof owner, z.ZodOptional<z.ZodString>>);
+/** `/{user|team}-api-keys/{key_id}` */
+export const projectApiKeyIdParams = z.object({ key_id: z.string() });
 
-export interface ProjectApiKeyRead {
-  id: string;
-  description: string;
-  expires_at_millis?: number;
-  manually_revoked_at_millis?: number;
-  created_at_millis: number;
-  is_public: boolean;
-  value: { last_four: string };
-  type: ProjectApiKeyType;
-  user_id?: string;
-  team_id?: string;
-}
+/**
+ * The owner query of `/user-api-keys` (`?user_id=`, or `me`). Optional in the schema: reading or changing
+ * one key needs no owner (the key names it), while a list without one is refused by the route with the
+ * protocol's own SCHEMA_ERROR wording.
+ */
+export const userApiKeyOwnerQuery = z.object({ user_id: z.string().optional() });
+
+/** The owner query of `/team-api-keys` (`?team_id=`). */
+export const teamApiKeyOwnerQuery = z.object({ team_id: z.string() });
+
+const keyFields = {
+  id: z.string(),
+  description: z.string(),
+  expires_at_millis: z.number().optional(),
+  manually_revoked_at_millis: z.number().optional(),
+  created_at_millis: z.number(),
+  is_public: z.boolean(),
+  value: z.strictObject({ last_four: z.string() }),
+};
+
+export const userApiKeyRead = z.strictObject({ ...keyFields, type: z.literal("user"), user_id: z.string() });
+export const teamApiKeyRead = z.strictObject({ ...keyFields, type: z.literal("team"), team_id: z.string() });
+export type ProjectApiKeyRead = z.infer<typeof userApiKeyRead> | z.infer<typeof teamApiKeyRead>;
 
 /** The create answer: the read shape with the whole key as `value`, shown this once. */
-export type ProjectApiKeyCreated = Omit<ProjectApiKeyRead, "value"> & { value: string };
+export const userApiKeyCreated = userApiKeyRead.extend({ value: z.string() });
+export const teamApiKeyCreated = teamApiKeyRead.extend({ value: z.string() });
+export type ProjectApiKeyCreated = z.infer<typeof userApiKeyCreated> | z.infer<typeof teamApiKeyCreated>;
+
+/** The read and create shapes of one kind of key, and its list (newest first). */
+export function projectApiKeySchemas(type: ProjectApiKeyType) {
+  const read = type === "user" ? userApiKeyRead : teamApiKeyRead;
+  return { read, created: type === "user" ? userApiKeyCreated : teamApiKeyCreated, list: unpaginatedList(read) };
+}

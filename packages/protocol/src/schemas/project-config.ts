@@ -44,6 +44,14 @@ export function isValidEmail(value: string): boolean {
 }
 
 /**
+ * The loose check: the HTML standard's production alone (`invalid_email@gmai` passes). The protocol checks an
+ * address a server or admin sets on a user this way; sign-up and sign-in use `isValidEmail`.
+ */
+export function isLooseEmail(value: string): boolean {
+  return value.length <= MAX_EMAIL_LENGTH && HTML_EMAIL.test(value);
+}
+
+/**
  * Why `hostname` is not a valid trusted-domain host (wildcards allowed), or undefined.
  * `*` matches one label, `**` any number of labels; SPEC.md §5.
  */
@@ -60,6 +68,13 @@ export function hostnamePatternError(hostname: string): string | undefined {
 }
 
 const WILDCARD_PLACEHOLDER = "wildcard-placeholder";
+const NOT_HTTP_REASON = "must start with http:// or https://";
+
+/**
+ * The protocol's line for a legacy `domains[].domain` that is not http(s): a sentence of its own, without the
+ * field's path (its schema gives the regex test that message).
+ */
+export const TRUSTED_DOMAIN_NOT_HTTP_MESSAGE = "URL must start with http:// or https://";
 
 /**
  * Why `value` is not an acceptable trusted domain (a base URL such as `https://*.example.com/app`),
@@ -68,7 +83,7 @@ const WILDCARD_PLACEHOLDER = "wildcard-placeholder";
  */
 export function trustedDomainError(value: string): string | undefined {
   if (value.includes(" ")) return "contains spaces";
-  if (!/^https?:\/\//i.test(value)) return "must start with http:// or https://";
+  if (!/^https?:\/\//i.test(value)) return NOT_HTTP_REASON;
   const hasWildcard = value.includes("*");
   const url = parseUrl(hasWildcard ? value.replaceAll("*", WILDCARD_PLACEHOLDER) : value);
   if (!url) return hasWildcard ? "is not a valid URL or wildcard URL pattern" : "is not a valid URL";
@@ -106,7 +121,13 @@ const permissionRef = z.strictObject({ id: z.string() });
 export const legacyDomain = z.strictObject({
   domain: z.string().superRefine((value, ctx) => {
     const reason = trustedDomainError(value);
-    if (reason) ctx.addIssue({ code: "custom", message: reason });
+    if (!reason) return;
+    if (reason !== NOT_HTTP_REASON) ctx.addIssue({ code: "custom", message: reason });
+    else {
+      // The protocol tests the URL first ("… is not a valid URL"), then the scheme with a message of its own.
+      if (!parseUrl(value)) ctx.addIssue({ code: "custom", message: "is not a valid URL" });
+      ctx.addIssue({ code: "custom", message: TRUSTED_DOMAIN_NOT_HTTP_MESSAGE, params: { withoutPath: true } });
+    }
   }),
   handler_path: handlerPath,
 });
@@ -127,13 +148,17 @@ export const legacyEmailConfig = z
   })
   .superRefine((value, ctx) => {
     if (value.type !== "standard") return;
-    for (const key of ["host", "username", "password", "sender_name", "sender_email"] as const) {
+    // In the protocol's field order, which is the order its missing fields are reported in.
+    for (const key of ["host", "port", "username", "password", "sender_name", "sender_email"] as const) {
+      if (key === "port") {
+        if (value.port === undefined) ctx.addIssue({ code: "custom", path: ["port"], message: "must be defined" });
+        continue;
+      }
       const result = nonEmpty.safeParse(value[key]);
       if (!result.success) {
         ctx.addIssue({ code: "custom", path: [key], message: value[key] === undefined ? "must be defined" : "must not be empty" });
       }
     }
-    if (value.port === undefined) ctx.addIssue({ code: "custom", path: ["port"], message: "must be defined" });
   });
 export type LegacyEmailConfig = z.infer<typeof legacyEmailConfig>;
 
@@ -157,7 +182,7 @@ export const legacyOAuthProviderWrite = z
   });
 export type LegacyOAuthProviderWrite = z.infer<typeof legacyOAuthProviderWrite>;
 
-export const legacyOAuthProviderRead = z.object({
+export const legacyOAuthProviderRead = z.strictObject({
   provider_config_id: z.string(),
   id: z.enum(OAUTH_PROVIDER_IDS),
   type: z.enum(["shared", "standard"]),
@@ -168,8 +193,11 @@ export const legacyOAuthProviderRead = z.object({
 });
 export type LegacyOAuthProviderRead = z.infer<typeof legacyOAuthProviderRead>;
 
+/** An enabled OAuth provider as every view lists it: its id only. */
+export const enabledOAuthProviderRead = z.strictObject({ id: z.enum(OAUTH_PROVIDER_IDS) });
+
 /** The fields a client (publishable key) may see of a project's config. */
-export const clientProjectConfigRead = z.object({
+export const clientProjectConfigRead = z.strictObject({
   sign_up_enabled: z.boolean(),
   credential_enabled: z.boolean(),
   magic_link_enabled: z.boolean(),
@@ -178,12 +206,12 @@ export const clientProjectConfigRead = z.object({
   client_user_deletion_enabled: z.boolean(),
   allow_user_api_keys: z.boolean(),
   allow_team_api_keys: z.boolean(),
-  enabled_oauth_providers: z.array(z.object({ id: z.enum(OAUTH_PROVIDER_IDS) })),
+  enabled_oauth_providers: z.array(enabledOAuthProviderRead),
 });
 export type ClientProjectConfigRead = z.infer<typeof clientProjectConfigRead>;
 
 /** The legacy (deprecated upstream, still read by the published SDK) admin view of a project's config. */
-export const adminProjectConfigRead = z.object({
+export const adminProjectConfigRead = z.strictObject({
   allow_localhost: z.boolean(),
   sign_up_enabled: z.boolean(),
   credential_enabled: z.boolean(),
@@ -194,9 +222,9 @@ export const adminProjectConfigRead = z.object({
   allow_user_api_keys: z.boolean(),
   allow_team_api_keys: z.boolean(),
   oauth_providers: z.array(legacyOAuthProviderRead),
-  enabled_oauth_providers: z.array(legacyOAuthProviderRead),
-  domains: z.array(z.object({ domain: z.string(), handler_path: z.string() })),
-  email_config: z.object({
+  enabled_oauth_providers: z.array(enabledOAuthProviderRead),
+  domains: z.array(z.strictObject({ domain: z.string(), handler_path: z.string() })),
+  email_config: z.strictObject({
     type: z.enum(["shared", "standard"]),
     host: z.string().optional(),
     port: z.number().optional(),
@@ -207,9 +235,9 @@ export const adminProjectConfigRead = z.object({
   }),
   email_theme: z.string(),
   create_team_on_sign_up: z.boolean(),
-  team_creator_default_permissions: z.array(z.object({ id: z.string() })),
-  team_member_default_permissions: z.array(z.object({ id: z.string() })),
-  user_default_permissions: z.array(z.object({ id: z.string() })),
+  team_creator_default_permissions: z.array(z.strictObject({ id: z.string() })),
+  team_member_default_permissions: z.array(z.strictObject({ id: z.string() })),
+  user_default_permissions: z.array(z.strictObject({ id: z.string() })),
   oauth_account_merge_strategy: z.enum(OAUTH_ACCOUNT_MERGE_STRATEGIES),
 });
 export type AdminProjectConfigRead = z.infer<typeof adminProjectConfigRead>;
@@ -238,7 +266,7 @@ export const adminProjectConfigUpdate = z.strictObject({
 export type AdminProjectConfigUpdate = z.infer<typeof adminProjectConfigUpdate>;
 
 /** `GET /internal/config` (admin): the rendered config, camelCase, serialized as JSON. */
-export const configRead = z.object({ config_string: z.string() });
+export const configRead = z.strictObject({ config_string: z.string() });
 export type ConfigRead = z.infer<typeof configRead>;
 
 /**
@@ -251,5 +279,5 @@ export const configOverrideUpdateBody = z.strictObject({
 });
 export type ConfigOverrideUpdateBody = z.infer<typeof configOverrideUpdateBody>;
 
-export const configOverrideRead = z.object({});
+export const configOverrideRead = z.strictObject({});
 export type ConfigOverrideRead = z.infer<typeof configOverrideRead>;

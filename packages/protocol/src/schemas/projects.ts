@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { unpaginatedList } from "./list-response.js";
 import {
   MAX_DISPLAY_NAME_LENGTH,
   adminProjectConfigRead,
@@ -22,7 +23,7 @@ export const projectId = z.string().refine(
 const displayName = z.string().max(MAX_DISPLAY_NAME_LENGTH);
 
 /** `GET /projects/current`: what any client may know, e.g. to show the available sign-in methods. */
-export const clientProjectRead = z.object({
+export const clientProjectRead = z.strictObject({
   id: projectId,
   display_name: z.string(),
   config: clientProjectConfigRead,
@@ -30,7 +31,7 @@ export const clientProjectRead = z.object({
 export type ClientProjectRead = z.infer<typeof clientProjectRead>;
 
 /** `GET /internal/projects/current` (admin) and the items of `GET /internal/projects`. */
-export const adminProjectRead = z.object({
+export const adminProjectRead = z.strictObject({
   id: projectId,
   display_name: z.string(),
   // Never null on read: a project without a description reads as "".
@@ -61,3 +62,30 @@ export const adminProjectCreateBody = adminProjectUpdateBody.extend({
   owner_team_id: z.uuid(),
 });
 export type AdminProjectCreateBody = z.infer<typeof adminProjectCreateBody>;
+
+/** `GET /internal/projects`: the signed-in internal-project user's projects, oldest first. */
+export const adminProjectListResponse = unpaginatedList(adminProjectRead);
+
+/** `POST /internal/projects/transfer` */
+export const projectTransferBody = z.strictObject({ project_id: z.string(), new_team_id: z.string() });
+
+/** The protocol answers a transfer with the string `"true"`, not a boolean. */
+export const projectTransferResponse = z.strictObject({ success: z.literal("true") });
+
+/** `/projects/{project_id}/.well-known/jwks.json` */
+export const jwksParams = z.strictObject({ project_id: z.string() });
+
+/** One public key of the JWKS (RFC 7517): an ES256 (P-256) verification key. */
+export const publicJwk = z.strictObject({
+  kty: z.literal("EC"),
+  crv: z.literal("P-256"),
+  x: z.string(),
+  y: z.string(),
+  alg: z.literal("ES256"),
+  use: z.literal("sig"),
+  kid: z.string(),
+});
+
+/** The keys that verify a project's access tokens: the current and the next one of each audience. */
+export const jwksResponse = z.strictObject({ keys: z.array(publicJwk) });
+export type JwksResponse = z.infer<typeof jwksResponse>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { callbackUrl } from "./auth.js";
 import { emailAddress } from "./project-config.js";
+import { unpaginatedList } from "./list-response.js";
 
 /**
  * Wire shapes of team invitations (`/team-invitations/*`, SPEC.md §7 "Teams"): a member with
@@ -21,16 +22,33 @@ export type TeamInvitationSendBody = z.infer<typeof teamInvitationSendBody>;
 /** `GET /team-invitations?team_id=…` and `DELETE /team-invitations/{id}?team_id=…` */
 export const teamInvitationTeamQuery = z.strictObject({ team_id: uuid });
 
+/** `POST /team-invitations/send-code`: the new invitation's id. */
+export const teamInvitationSentResponse = z.strictObject({ success: z.literal(true), id: z.string() });
+
+/** `POST /team-invitations/accept/check-code`: the code can still be used. */
+export const teamInvitationCheckResponse = z.strictObject({ is_code_valid: z.literal(true) });
+
+/** `POST /team-invitations/accept`: an empty object. */
+export const teamInvitationAcceptResponse = z.strictObject({});
+
+/** `DELETE /team-invitations/{id}`: the invitation's id, any string (an unknown one is not found). */
+export const teamInvitationIdParams = z.object({ invitation_id: z.string() });
+
 /** One pending invitation as listed. */
-export interface TeamInvitationRead {
-  id: string;
-  team_id: string;
-  expires_at_millis: number;
-  recipient_email: string;
-}
+export const teamInvitationRead = z.strictObject({
+  id: z.string(),
+  team_id: z.string(),
+  expires_at_millis: z.number(),
+  recipient_email: z.string(),
+});
+export type TeamInvitationRead = z.infer<typeof teamInvitationRead>;
+
+/** `GET /team-invitations?team_id=…`, oldest first. */
+export const teamInvitationListResponse = unpaginatedList(teamInvitationRead);
 
 /** `POST /team-invitations/accept/details`: which team a code invites to. */
-export interface TeamInvitationDetails {
-  team_id: string;
-  team_display_name: string;
-}
+export const teamInvitationDetails = z.strictObject({
+  team_id: z.string(),
+  team_display_name: z.string(),
+});
+export type TeamInvitationDetails = z.infer<typeof teamInvitationDetails>;

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { MAX_DISPLAY_NAME_LENGTH, imageUrl } from "./project-config.js";
 import { metadata } from "./metadata.js";
+import { ANY_IMAGE_URL_DESCRIPTION, CLIENT_UPLOADED_IMAGE_DESCRIPTION } from "./profile-images.js";
+import { unpaginatedList } from "./list-response.js";
 
 /**
  * Wire shapes of teams (`/teams`), memberships (`/team-memberships/{team_id}/{user_id}`) and member
@@ -19,7 +21,7 @@ const displayName = z.string().max(MAX_DISPLAY_NAME_LENGTH);
 /** `PATCH /teams/{team_id}` (client): what a member holding `$update_team` may change. */
 export const teamClientUpdateBody = z.strictObject({
   display_name: displayName.optional(),
-  profile_image_url: imageUrl.nullable().optional(),
+  profile_image_url: imageUrl.nullable().meta({ description: CLIENT_UPLOADED_IMAGE_DESCRIPTION }).optional(),
   client_metadata: metadata.optional(),
 });
 export type TeamClientUpdateBody = z.infer<typeof teamClientUpdateBody>;
@@ -65,7 +67,7 @@ export const teamMemberProfileListQuery = z.object({ team_id: uuid.optional(), u
 /** `PATCH /team-member-profiles/{team_id}/{user_id}`: the member's name and image in this team. */
 export const teamMemberProfileUpdateBody = z.strictObject({
   display_name: displayName.optional(),
-  profile_image_url: imageUrl.nullable().optional(),
+  profile_image_url: imageUrl.nullable().meta({ description: ANY_IMAGE_URL_DESCRIPTION }).optional(),
 });
 export type TeamMemberProfileUpdateBody = z.infer<typeof teamMemberProfileUpdateBody>;
 
@@ -86,14 +88,24 @@ export const teamServerRead = teamClientRead.extend({
 });
 export type TeamServerRead = z.infer<typeof teamServerRead>;
 
-export interface TeamMembershipRead {
-  team_id: string;
-  user_id: string;
-}
+/** A team as either caller reads it (each gets its own shape). */
+export const teamRead = z.union([teamClientRead, teamServerRead]);
 
-export interface TeamMemberProfileClientRead {
-  team_id: string;
-  user_id: string;
-  display_name: string | null;
-  profile_image_url: string | null;
-}
+/** `GET /teams` */
+export const teamListResponse = unpaginatedList(teamRead);
+
+/** `POST /team-memberships/{team_id}/{user_id}` */
+export const teamMembershipRead = z.strictObject({
+  team_id: z.string(),
+  user_id: z.string(),
+});
+export type TeamMembershipRead = z.infer<typeof teamMembershipRead>;
+
+/** A member's profile in one team as a client reads it (servers also get the user: team-member-profiles.ts). */
+export const teamMemberProfileClientRead = z.strictObject({
+  team_id: z.string(),
+  user_id: z.string(),
+  display_name: z.string().nullable(),
+  profile_image_url: z.string().nullable(),
+});
+export type TeamMemberProfileClientRead = z.infer<typeof teamMemberProfileClientRead>;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { PASSWORD_MAX_LENGTH } from "./auth.js";
-import { MAX_DISPLAY_NAME_LENGTH, imageUrl, isValidEmail } from "./project-config.js";
+import { MAX_DISPLAY_NAME_LENGTH, imageUrl, isLooseEmail } from "./project-config.js";
 import { teamClientRead, teamServerRead } from "./teams.js";
 import { hasNul, metadata } from "./metadata.js";
+import { CLIENT_UPLOADED_IMAGE_DESCRIPTION } from "./profile-images.js";
 
 export { MAX_METADATA_DEPTH, metadataProblem } from "./metadata.js";
 
@@ -27,12 +28,15 @@ function maxUnits(maximum: number) {
 
 const noNul = { message: "must not contain null characters" };
 const displayName = maxUnits(MAX_DISPLAY_NAME_LENGTH).refine((value) => !hasNul(value), noNul).nullable();
-const profileImageUrl = imageUrl.refine((value) => !hasNul(value), noNul).nullable();
+const profileImageUrl = imageUrl.refine((value) => !hasNul(value), noNul).nullable().meta({ description: CLIENT_UPLOADED_IMAGE_DESCRIPTION });
 
-/** A primary email: never empty, and valid by SPEC.md §5 (≤ 256, no leading dot, top-level part of 2+ chars). */
+/**
+ * A primary email set by a server or admin: never empty, and checked loosely as the protocol does here
+ * (`invalid_email@gmai` is accepted); the strict check of SPEC.md §5 is for sign-up and sign-in.
+ */
 const primaryEmail = z.string().superRefine((value, ctx) => {
   if (value === "") ctx.addIssue({ code: "custom", message: "must not be empty" });
-  else if (!isValidEmail(value)) ctx.addIssue({ code: "custom", message: "must be a valid email" });
+  else if (!isLooseEmail(value)) ctx.addIssue({ code: "custom", message: "must be a valid email" });
 });
 
 /** Standard base64 with padding, as the protocol checks it (an empty string is valid base64). */
@@ -42,9 +46,9 @@ export function isBase64(value: string): boolean {
 const totpSecretBase64 = z.string().refine(isBase64, { message: "is not valid base64" }).nullable();
 
 /**
- * A new password. Only the upper bound is part of the schema (a SCHEMA_ERROR, as the protocol's schema has
- * it); the lower bound is PASSWORD_TOO_SHORT from the handler. Lengths count UTF-16 code units.
- * `null` removes the password.
+ * A password set by a server or admin: at most 70 UTF-16 code units (a SCHEMA_ERROR, as the protocol's schema
+ * has it) and no lower bound, as the protocol has it for server-side writes (sign-up's PASSWORD_TOO_SHORT
+ * does not apply). `null` removes the password.
  */
 const password = maxUnits(PASSWORD_MAX_LENGTH).nullable();
 

@@ -7,8 +7,8 @@ import type {
   LegacyOAuthProviderRead,
   OAuthProviderId,
 } from "@latchkey/protocol/schemas";
-import type { ConfigObject, ConfigOverride } from "./config-format.js";
-import type { ProjectConfig } from "./project-config.js";
+import { overrideConfig, type ConfigObject, type ConfigOverride } from "./config-format.js";
+import { isKnownEmailTheme, renderProjectConfig, validateProjectConfig, type ConfigCheck, type ProjectConfig } from "./project-config.js";
 
 /**
  * The legacy, snake_case view of a project's config (the `config` of `/projects/current` and
@@ -31,11 +31,18 @@ function signInProviders(config: ProjectConfig): LegacyOAuthProviderRead[] {
       microsoft_tenant_id: provider.microsoftTenantId,
     }));
   }
-  return providers;
+  // Sorted by id, as the protocol lists them (whatever order the config's keys have).
+  return providers.sort((a, b) => codePointOrder(a.id, b.id));
 }
 
+function codePointOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A default permission set as the protocol lists it: sorted by id (code-point order). */
 function permissionList(set: Record<string, true | undefined>): { id: string }[] {
-  return Object.entries(set).filter(([, granted]) => granted).map(([id]) => ({ id }));
+  const ids = Object.entries(set).filter(([, granted]) => granted).map(([id]) => id);
+  return ids.sort(codePointOrder).map((id) => ({ id }));
 }
 
 /** The admin's legacy `config` sub-object. It carries secrets (client secrets, SMTP password): admin only. */
@@ -47,10 +54,12 @@ export function toAdminProjectConfigRead(config: ProjectConfig): AdminProjectCon
     // The client's view of the switches, with the providers' full settings instead of their ids.
     ...toClientProjectConfigRead(config),
     oauth_providers: providers,
-    enabled_oauth_providers: providers,
+    // Ids only, as in the client's view (the protocol's admin view too).
+    enabled_oauth_providers: providers.map((p) => ({ id: p.id })),
     domains: Object.values(config.domains.trustedDomains)
       .filter((d): d is { baseUrl: string; handlerPath: string } => typeof d.baseUrl === "string")
-      .map((d) => ({ domain: d.baseUrl, handler_path: d.handlerPath })),
+      .map((d) => ({ domain: d.baseUrl, handler_path: d.handlerPath }))
+      .sort((a, b) => codePointOrder(a.domain, b.domain)),
     email_config: server.isShared
       ? { type: "shared" }
       : withoutUndefined({
@@ -138,6 +147,20 @@ export function legacyConfigUpdateToOverride(update: AdminProjectConfigUpdate): 
     "rbac.defaultPermissions.signUp": permissions(update.user_default_permissions),
   };
   return withoutUndefined(override) as ConfigObject;
+}
+
+/**
+ * A stored override with a legacy `config` update layered over it, checked: the merged override must be
+ * valid, and `email_theme` must name a theme the project has ("Invalid email theme", as the protocol says).
+ */
+export function applyLegacyConfigUpdate(stored: ConfigObject, update: AdminProjectConfigUpdate): ConfigCheck {
+  const merged = overrideConfig(stored, legacyConfigUpdateToOverride(update));
+  const check = validateProjectConfig(merged);
+  if (!check.ok) return check;
+  if (update.email_theme !== undefined && !isKnownEmailTheme(renderProjectConfig(merged), update.email_theme)) {
+    return { ok: false, error: "Invalid email theme" };
+  }
+  return { ok: true, override: merged };
 }
 
 /** A project row as the database holds it (the fields the read shapes need). */

@@ -23,7 +23,8 @@ export function getProductionModeProblems(input: { projectId: string; config: Pr
   if (input.config.domains.allowLocalhost) {
     problems.push({ message: "Localhost is not allowed in production mode, turn off 'Allow localhost' in project settings", relativeFixUrl });
   }
-  for (const domain of trustedDomainBaseUrls(input.config)) {
+  // In the order the admin project read lists the domains (by domain), from which the SDK computes the same list.
+  for (const domain of [...trustedDomainBaseUrls(input.config)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     let url: URL;
     try {
       // Wildcards are not URL syntax; a placeholder label stands in for them while parsing.

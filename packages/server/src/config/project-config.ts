@@ -110,6 +110,14 @@ export interface OfferPriceConfig {
 /** The id clients know as the default e-mail theme; `emails.selectedThemeId` falls back to it. */
 export const DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
 
+/** The protocol's built-in themes, "Default Light" and "Default Dark", which every project may select. */
+export const BUILT_IN_EMAIL_THEME_IDS: readonly string[] = [DEFAULT_EMAIL_THEME_ID, "a0172b5d-cff0-463b-83bb-85124697373a"];
+
+/** Whether a project may select `themeId`: a built-in theme or one of its own. */
+export function isKnownEmailTheme(config: ProjectConfig, themeId: string): boolean {
+  return BUILT_IN_EMAIL_THEME_IDS.includes(themeId) || hasOwn(config.emails.themes, themeId);
+}
+
 export interface ConfigRenderOptions {
   /** Built-in e-mail themes and templates (owned by the e-mail module), present unless overridden. */
   builtInEmailThemes?: ProjectConfig["emails"]["themes"];

@@ -1,9 +1,9 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import type { Env } from "../env.js";
-import { deriveSigningKey, type SigningKey } from "./signing-keys.js";
+import { signingKeyRingOf, type PublicJwk, type SigningKey, type SigningKeyRing } from "./signing-keys.js";
 
-// Importing a JWK into a CryptoKey costs more than the signature itself; keys are derived, so cache them.
+// Importing a JWK into a CryptoKey costs more than the signature itself; a kid names one key, so cache them.
 const importedKeys = new Map<string, Promise<CryptoKey | Uint8Array>>();
 function imported(key: SigningKey, part: "private" | "public") {
   const id = `${part}:${key.kid}`;
@@ -54,19 +54,22 @@ export function tokenIssuer(env: Env, projectId: string, isAnonymous: boolean): 
   return `${env.publicUrl}/api/v1/${isAnonymous ? "projects-anonymous-users" : "projects"}/${projectId}`;
 }
 
-/** Public keys a verifier needs for a project (its anonymous audience too when asked), current secret first. */
-export function projectJwks(env: Env, projectId: string, includeAnonymous: boolean): { keys: JWK[] } {
+/**
+ * Public keys a verifier needs for a project: the current and the next key of its audience (and of its
+ * anonymous users' audience when asked), current first. The next key is published before it signs anything,
+ * so a verifier's cached copy already holds it when a rotation makes it current (services/signing-keys.ts).
+ */
+export async function projectJwks(env: Env, projectId: string, includeAnonymous: boolean): Promise<{ keys: PublicJwk[] }> {
+  const ring = signingKeyRingOf(env);
   const audiences = includeAnonymous ? [tokenAudience(projectId, false), tokenAudience(projectId, true)] : [tokenAudience(projectId, false)];
-  const keys: JWK[] = [];
-  for (const secret of [env.serverSecret, ...env.previousServerSecrets]) {
-    for (const audience of audiences) keys.push(deriveSigningKey(secret, audience).publicJwk);
-  }
+  const keys: PublicJwk[] = [];
+  for (const audience of audiences) keys.push(...(await ring.publishedKeys(audience)).map((key) => key.publicJwk));
   return { keys };
 }
 
 export async function signAccessToken(env: Env, subject: AccessTokenSubject, now = Date.now()): Promise<string> {
   const audience = tokenAudience(subject.projectId, subject.isAnonymous);
-  const key = deriveSigningKey(env.serverSecret, audience);
+  const key = await signingKeyRingOf(env).signingKey(audience);
   const iat = Math.floor(now / 1000);
   const claims: AccessTokenClaims = {
     sub: subject.userId,
@@ -91,19 +94,22 @@ export async function signAccessToken(env: Env, subject: AccessTokenSubject, now
 
 /**
  * Verifies an access token of any project served here and returns its claims. Only ES256 signatures by
- * one of our derived keys for the audience the token names are accepted (no `none`, no HMAC, no foreign
+ * one of our keys for the audience the token names are accepted (no `none`, no HMAC, no foreign
  * keys). Errors are the protocol's: unparsable, expired (with its time), anonymous not allowed.
  */
 export async function verifyAccessToken(env: Env, token: string, options: { allowAnonymous: boolean }): Promise<AccessTokenClaims> {
+  const ring = signingKeyRingOf(env);
   const known = verifiedTokens.get(token);
-  if (known && known.secret === env.serverSecret) {
+  // Only for the ring (the database's keys) that verified it, one process may serve several databases (tests),
+  // and only while none of its keys was removed since.
+  if (known && known.ring === ring && known.epoch === ring.epoch) {
     if (known.claims.is_anonymous && !options.allowAnonymous) throw new KnownErrors.AnonymousAuthenticationNotAllowed();
     if (known.claims.exp * 1000 <= Date.now()) throw new KnownErrors.AccessTokenExpired(new Date(known.claims.exp * 1000));
     return known.claims;
   }
-  const claims = await verifyAccessTokenSignature(env, token, options);
+  const claims = await verifyAccessTokenSignature(env, ring, token, options);
   if (verifiedTokens.size >= VERIFIED_TOKENS_MAX) verifiedTokens.delete(verifiedTokens.keys().next().value!);
-  verifiedTokens.set(token, { claims, secret: env.serverSecret });
+  verifiedTokens.set(token, { claims, ring, epoch: ring.epoch });
   return claims;
 }
 
@@ -113,9 +119,9 @@ export async function verifyAccessToken(env: Env, token: string, options: { allo
  * true; only expiry and the anonymous rule are re-checked. Oldest entries are dropped first.
  */
 const VERIFIED_TOKENS_MAX = 10_000;
-const verifiedTokens = new Map<string, { claims: AccessTokenClaims; secret: string }>();
+const verifiedTokens = new Map<string, { claims: AccessTokenClaims; ring: SigningKeyRing; epoch: number }>();
 
-async function verifyAccessTokenSignature(env: Env, token: string, options: { allowAnonymous: boolean }): Promise<AccessTokenClaims> {
+async function verifyAccessTokenSignature(env: Env, ring: SigningKeyRing, token: string, options: { allowAnonymous: boolean }): Promise<AccessTokenClaims> {
   let unverified: JWTPayload;
   let kid: string | undefined;
   try {
@@ -129,8 +135,8 @@ async function verifyAccessTokenSignature(env: Env, token: string, options: { al
   const isAnonymous = audience.endsWith(":anon");
   if (isAnonymous && !options.allowAnonymous) throw new KnownErrors.AnonymousAuthenticationNotAllowed();
 
-  const candidates = [env.serverSecret, ...env.previousServerSecrets].map((secret) => deriveSigningKey(secret, audience));
-  const key = candidates.find((k) => k.kid === kid);
+  // Any generation still kept verifies, so tokens signed before a rotation stay valid for their lifetime.
+  const key = kid ? await ring.verificationKey(audience, kid) : undefined;
   if (!key) throw new KnownErrors.UnparsableAccessToken();
   try {
     const { payload } = await jwtVerify(token, await imported(key, "public"), {

@@ -43,8 +43,16 @@ export async function hashPassword(password: string): Promise<string> {
   return slots.run(() => argon2Hash(password, ARGON2_OPTIONS));
 }
 
+/** bcrypt costs an imported hash may have: 4 is bcrypt's least, and above 16 one sign-in would cost seconds of CPU. */
+const BCRYPT_COSTS = { min: 4, max: 16 } as const;
+
 export function isSupportedPasswordHash(hash: string): boolean {
-  return /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(hash) || /^\$argon2(id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/.test(hash);
+  const bcryptHash = /^\$2[aby]\$(\d{2})\$[./A-Za-z0-9]{53}$/.exec(hash);
+  if (bcryptHash) {
+    const cost = Number(bcryptHash[1]);
+    return cost >= BCRYPT_COSTS.min && cost <= BCRYPT_COSTS.max;
+  }
+  return /^\$argon2(id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/.test(hash);
 }
 
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {

@@ -11,7 +11,7 @@ export type Db = Kysely<Database>;
 
 export type DatabaseTarget =
   | { kind: "postgres"; url: string }
-  | { kind: "pglite"; dataDir: string | undefined /* undefined: in memory */ };
+  | { kind: "pglite"; dataDir: string | undefined /* undefined: in memory */; snapshot?: Blob /* a dumped data dir to start from */ };
 
 // Dates come back as Date; bigints (counts) as numbers since ours never exceed 2^53.
 pg.types.setTypeParser(20, (value: string) => Number(value));
@@ -30,7 +30,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
     changeSources.set(db, { kind: "postgres", url: target.url });
   } else {
     if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-    const pglite = await PGlite.create(target.dataDir ? { dataDir: target.dataDir } : {});
+    const pglite = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir } : {}), ...(target.snapshot ? { loadDataDir: target.snapshot } : {}) });
     db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
     changeSources.set(db, { kind: "pglite", pglite });
   }

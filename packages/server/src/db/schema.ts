@@ -6,6 +6,8 @@ import type { PermissionTables } from "./schema-permissions.js";
 import type { ProjectApiKeyTables } from "./schema-project-api-keys.js";
 import type { PasskeyTables } from "./schema-passkeys.js";
 import type { MfaCliTables } from "./schema-mfa-cli.js";
+import type { OperationsTables } from "./schema-operations.js";
+import type { ProfileImageTables } from "./schema-profile-images.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -101,7 +103,7 @@ export interface SessionsTable {
   last_used_ip: string | null;
 }
 
-export interface Database extends EmailTables, VerificationTables, NotificationTables, PermissionTables, ProjectApiKeyTables, MfaCliTables, PasskeyTables {
+export interface Database extends EmailTables, VerificationTables, NotificationTables, PermissionTables, ProjectApiKeyTables, MfaCliTables, PasskeyTables, ProfileImageTables, OperationsTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;

@@ -3,7 +3,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import { isKeyAllowedInThisMode } from "../env.js";
 import { findProjectCheckingKey, type KeyKind } from "../services/api-keys.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
-import { verifyAdminAccessToken } from "../services/project-ownership.js";
+import { adminAccessTokenOwner, readAdminAccessToken } from "../services/project-ownership.js";
 import { INTERNAL_PROJECT_ID } from "../services/projects.js";
 import { findCachedUserRecord } from "../services/user-read.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
@@ -45,12 +45,13 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
 
   // The access token is checked before the project is looked up, as the protocol orders its errors.
   const claims = accessToken ? await verifyAccessToken(env, accessToken, { allowAnonymous: allowAnonymousUser }) : undefined;
-  // So is an admin access token, completely (it names its project through ownership, not a lookup).
-  const projectOwner = adminAccessToken ? await verifyAdminAccessToken(db, env, adminAccessToken, projectId) : undefined;
+  // So is an admin access token itself; whether its user owns the project is asked once the project exists
+  // (an owner's token for a deleted project is CURRENT_PROJECT_NOT_FOUND, as in the protocol).
+  const adminTokenClaims = adminAccessToken ? await readAdminAccessToken(env, adminAccessToken) : undefined;
   if (claims && (claims.project_id !== projectId || claims.branch_id !== branchId)) {
     // The protocol's client sends the owner's own internal session along with their admin access token
     // (e.g. to transfer the project); it is nobody in this project, but not an error.
-    const ownersSession = projectOwner !== undefined && claims.project_id === INTERNAL_PROJECT_ID && claims.sub === projectOwner.id;
+    const ownersSession = adminTokenClaims !== undefined && claims.project_id === INTERNAL_PROJECT_ID && claims.sub === adminTokenClaims.sub;
     if (!ownersSession) throw new KnownErrors.InvalidProjectForAccessToken(projectId, claims.project_id);
   }
 
@@ -68,6 +69,7 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   if (!found) throw new KnownErrors.CurrentProjectNotFound(projectId);
   const { project } = found;
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
+  const projectOwner = adminTokenClaims ? await adminAccessTokenOwner(db, adminTokenClaims, projectId) : undefined;
 
   const keyWorks = (key: string) => isKeyAllowedInThisMode(env, key) && found.keyValid;
 

@@ -36,7 +36,7 @@ export interface ResponseDeclaration<S extends z.ZodType = z.ZodType> {
   description: string;
   /** JSON body schema, or a text body when `contentType` says so. */
   schema: S;
-  contentType?: "application/json" | "text/plain" | "text/html" | "application/javascript";
+  contentType?: "application/json" | "text/plain" | "text/html" | "application/javascript" | "image/*";
 }
 
 type AccessRule = readonly AccessType[] | "public";

@@ -32,7 +32,8 @@ export function validateRequest<P extends Parts>(c: Context<AppEnv>, parts: P, o
     const schema = parts[part];
     if (!schema) continue;
     if (input[part] === undefined && part === "body") {
-      problems.push("body must be defined");
+      // A route whose body may be left out (`POST /auth/cli`) declares an optional schema.
+      if (!schema.safeParse(undefined).success) problems.push("body must be defined");
       continue;
     }
     const unstorable = unstorableText(part, input[part]);
@@ -91,6 +92,8 @@ export function formatPath(root: string, path: readonly PropertyKey[]): string {
 /** One problem in the wording the protocol's validator uses, so clients see familiar messages. */
 export function describeIssue(root: string, issue: z.core.$ZodIssue): string {
   const path = formatPath(root, issue.path);
+  // A few of the protocol's messages are whole sentences without the field's path (a trusted domain's scheme).
+  if (issue.code === "custom" && issue.params?.withoutPath === true) return issue.message;
   switch (issue.code) {
     case "invalid_type":
       if (issue.input === undefined) return `${path} must be defined`;

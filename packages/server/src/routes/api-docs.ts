@@ -22,6 +22,7 @@ const DOCS_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Latchkey API reference</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
 <div id="api-reference"></div>
@@ -30,6 +31,8 @@ const DOCS_PAGE = `<!doctype html>
 Scalar.createApiReference("#api-reference", {
   url: "./openapi.json",
   withDefaultFonts: false,
+  // System fonts: the bundle's own faces would be fetched from Scalar's servers.
+  customCss: "*{--scalar-font:system-ui,sans-serif!important;--scalar-font-code:ui-monospace,monospace!important}",
   telemetry: false,
   hideClientButton: true,
   showDeveloperTools: "never",

@@ -1,46 +1,76 @@
-import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { cliAuthCompleteBody, cliAuthPollBody, cliAuthStartBody, type CliAuthCheckResponse } from "@latchkey/protocol/schemas";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import {
+  cliAuthCompleteBody,
+  cliAuthCompleteResponse,
+  cliAuthPollBody,
+  cliAuthPollResponse,
+  cliAuthStartBody,
+  cliAuthStartResponse,
+} from "@latchkey/protocol/schemas";
+import { defineRoute } from "../http/route.js";
 import { canCompleteCliAuth, completeCliAuth, pollCliAuth, startCliAuth } from "../services/cli-auth.js";
 
 /** The protocol has no known error for an unusable login code: it answers a plain 400 with this text. */
 const INVALID_LOGIN_CODE = "Invalid login code or the code has expired";
+const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAGS = ["CLI login"];
 
 /**
  * `/auth/cli`, `/auth/cli/poll` and `/auth/cli/complete`: the command-line login flow (services/cli-auth.ts),
  * for any access type (the CLI and the confirmation page both hold only a publishable key).
  */
-export function cliAuthRoutes() {
-  return new Hono<AppEnv>()
-    .post("/auth/cli", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      // The body is optional, as in the protocol: every field has a default.
-      const body = c.get("body") === undefined ? {} : validate(c, { body: cliAuthStartBody }).body;
-      return c.json(await startCliAuth(c.get("deps").db, project, { expiresInMillis: body.expires_in_millis }), 200);
-    })
-    .post("/auth/cli/poll", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: cliAuthPollBody });
+export const cliAuthRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/auth/cli",
+    summary: "Start a command-line login",
+    description: "The body may be left out, as in the protocol: every field has a default.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: cliAuthStartBody.optional() },
+    response: { description: "The polling code (kept by the CLI) and the login code (for the confirmation page).", schema: cliAuthStartResponse },
+    handler: (c, { auth, body }) => startCliAuth(c.get("deps").db, auth.project, { expiresInMillis: body?.expires_in_millis }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/cli/poll",
+    summary: "Poll a command-line login",
+    description: "`waiting`, `expired` and `used` answer 200; the one `success`, which carries the refresh token, answers 201.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: cliAuthPollBody },
+    response: { description: "Where the login stands.", schema: cliAuthPollResponse },
+    errors: [KnownErrors.InvalidPollingCodeError],
+    handler: async (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      const answer = await pollCliAuth(db, env, project, body.polling_code);
+      const answer = await pollCliAuth(db, env, auth.project, body.polling_code);
       // The protocol marks the one answer that carries the token with 201.
-      return c.json(answer, answer.status === "success" ? 201 : 200);
-    })
-    .post("/auth/cli/complete", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: cliAuthCompleteBody });
+      return answer.status === "success" ? c.json(answer, 201) : answer;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/cli/complete",
+    summary: "Confirm a command-line login",
+    description:
+      "`complete` (the default) hands the signed-in person's session to the waiting CLI; `check` only tells whether the login code " +
+      "can still be completed. An unusable code is a plain 400.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: cliAuthCompleteBody },
+    response: { description: "`{ cli_session_state }` for `check`, `{ success: true }` for `complete`.", schema: cliAuthCompleteResponse },
+    errors: [KnownErrors.RefreshTokenNotFoundOrExpired],
+    handler: async (c, { auth, body }) => {
       const { db } = c.get("deps");
       if (body.mode === "check") {
-        if (!(await canCompleteCliAuth(db, project, body.login_code))) throw new HTTPException(400, { message: INVALID_LOGIN_CODE });
-        const answer: CliAuthCheckResponse = { cli_session_state: "none" };
-        return c.json(answer, 200);
+        if (!(await canCompleteCliAuth(db, auth.project, body.login_code))) throw new HTTPException(400, { message: INVALID_LOGIN_CODE });
+        return { cli_session_state: "none" } as const;
       }
-      if (!(await completeCliAuth(db, project, { loginCode: body.login_code, refreshToken: body.refresh_token! }))) {
+      if (!(await completeCliAuth(db, auth.project, { loginCode: body.login_code, refreshToken: body.refresh_token! }))) {
         throw new HTTPException(400, { message: INVALID_LOGIN_CODE });
       }
-      return c.json({ success: true }, 200);
-    });
-}
+      return { success: true } as const;
+    },
+  }),
+];

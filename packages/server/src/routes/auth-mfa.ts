@@ -1,8 +1,6 @@
-import { Hono } from "hono";
-import { mfaSignInBody } from "@latchkey/protocol/schemas";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { mfaSignInBody, signInResponse } from "@latchkey/protocol/schemas";
+import { defineRoute } from "../http/route.js";
 import { signInWithTotp } from "../services/mfa.js";
 
 /**
@@ -10,11 +8,20 @@ import { signInWithTotp } from "../services/mfa.js";
  * publishable key): the second factor after MULTI_FACTOR_AUTHENTICATION_REQUIRED, answered with the sign-in
  * response whose `is_new_user` is the first factor's.
  */
-export function mfaAuthRoutes() {
-  return new Hono<AppEnv>().post("/auth/mfa/sign-in", async (c) => {
-    const { project } = requireAccess(c, ["client", "server", "admin"]);
-    const { body } = validate(c, { body: mfaSignInBody });
-    const { db, env } = c.get("deps");
-    return c.json(await signInWithTotp(db, env, project, { attemptCode: body.code, totp: body.totp }), 200);
-  });
-}
+export const mfaAuthRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/auth/mfa/sign-in",
+    summary: "Finish a sign-in with a TOTP code",
+    description: "`code` is the attempt code of MULTI_FACTOR_AUTHENTICATION_REQUIRED, `totp` the authenticator's 6 digits.",
+    tags: ["Multi-factor authentication"],
+    access: ["client", "server", "admin"],
+    request: { body: mfaSignInBody },
+    response: { description: "The user, signed in.", schema: signInResponse },
+    errors: [KnownErrors.InvalidTotpCode, KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeExpired, KnownErrors.VerificationCodeAlreadyUsed, KnownErrors.VerificationCodeMaxAttemptsReached],
+    handler: (c, { auth, body }) => {
+      const { db, env } = c.get("deps");
+      return signInWithTotp(db, env, auth.project, { attemptCode: body.code, totp: body.totp });
+    },
+  }),
+];

@@ -1,33 +1,59 @@
-import { Hono } from "hono";
-import { CODE_VALID_RESPONSE, emailWithCallbackBody, verificationCodeBody, type SendSignInCodeResponse } from "@latchkey/protocol/schemas";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { CODE_VALID_RESPONSE, codeValidResponse, emailWithCallbackBody, sendSignInCodeResponse, signInResponse, verificationCodeBody } from "@latchkey/protocol/schemas";
+import { defineRoute } from "../http/route.js";
 import { checkSignInCode, sendSignInCode, signInWithCode } from "../services/otp-sign-in.js";
+
+const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAGS = ["One-time code"];
+const CODE_ERRORS = [KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeExpired, KnownErrors.VerificationCodeAlreadyUsed, KnownErrors.VerificationCodeMaxAttemptsReached];
 
 /**
  * `/auth/otp/send-sign-in-code`, `/auth/otp/sign-in` and `/auth/otp/sign-in/check-code` (magic link and
  * one-time code), for any access type. `sign-in` answers with the sign-in response, `is_new_user` telling
  * whether the code made a new account.
  */
-export function otpAuthRoutes() {
-  return new Hono<AppEnv>()
-    .post("/auth/otp/send-sign-in-code", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: emailWithCallbackBody });
-      const response: SendSignInCodeResponse = await sendSignInCode(c.get("deps"), project, { email: body.email, callbackUrl: body.callback_url });
-      return c.json(response, 200);
-    })
-    .post("/auth/otp/sign-in/check-code", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: verificationCodeBody });
-      await checkSignInCode(c.get("deps").db, project, body.code);
-      return c.json(CODE_VALID_RESPONSE, 200);
-    })
-    .post("/auth/otp/sign-in", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: verificationCodeBody });
+export const otpAuthRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/auth/otp/send-sign-in-code",
+    summary: "Mail a sign-in link and one-time code",
+    description:
+      "A new email signs up with the code (when sign-up is enabled). The mail has been handed to the mail server when the answer comes. " +
+      "Answers a plain 403 when one-time-code sign-in is off.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: emailWithCallbackBody },
+    response: { description: "The code's nonce, which the client appends to the code the user types.", schema: sendSignInCodeResponse },
+    errors: [KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.SignUpNotEnabled, KnownErrors.UserWithEmailAlreadyExists],
+    handler: (c, { auth, body }) => sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url }),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/otp/sign-in/check-code",
+    summary: "Check a sign-in code",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: verificationCodeBody },
+    response: { description: "The code can be used.", schema: codeValidResponse },
+    errors: CODE_ERRORS,
+    handler: async (c, { auth, body }) => {
+      await checkSignInCode(c.get("deps").db, auth.project, body.code);
+      return CODE_VALID_RESPONSE;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/otp/sign-in",
+    summary: "Sign in with a code",
+    description: "The whole 45-character code: from the link, or the typed code followed by the nonce.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: verificationCodeBody },
+    response: { description: "The user, signed in; `is_new_user` when the code made the account.", schema: signInResponse },
+    errors: [...CODE_ERRORS, KnownErrors.SignUpNotEnabled, KnownErrors.UserWithEmailAlreadyExists, KnownErrors.MultiFactorAuthenticationRequired],
+    handler: (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      return c.json(await signInWithCode(db, env, project, body.code), 200);
-    });
-}
+      return signInWithCode(db, env, auth.project, body.code);
+    },
+  }),
+];

@@ -1,45 +1,87 @@
-import { Hono } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { initiatePasskeyBody, passkeyRegisterBody, passkeySignInBody } from "@latchkey/protocol/schemas";
-import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import {
+  initiatePasskeyBody,
+  initiatePasskeyResponse,
+  passkeyRegisterBody,
+  passkeyRegisterResponse,
+  passkeySignInBody,
+  passkeySignInResponse,
+} from "@latchkey/protocol/schemas";
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { defineRoute } from "../http/route.js";
 import { initiatePasskeyAuthentication, initiatePasskeyRegistration, registerPasskey, signInWithPasskey } from "../services/passkeys.js";
+
+const TAGS = ["Passkeys"];
+const ANY_ACCESS = ["client", "server", "admin"] as const;
+const PASSKEYS_OFF = KnownErrors.PasskeyAuthenticationNotEnabled;
+const CODE_ERRORS = [KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeAlreadyUsed, KnownErrors.VerificationCodeExpired];
 
 /**
  * `/auth/passkey/*` (SPEC.md §4 "Passkey", §7 "Auth"), for any access type. Registration needs a signed-in
  * user; sign-in answers with the sign-in response (or MULTI_FACTOR_AUTHENTICATION_REQUIRED). The page's
  * Origin header, when the browser sends one, decides the relying party (services/passkeys.ts).
  */
-export function passkeyAuthRoutes() {
-  return new Hono<AppEnv>()
-    .post("/auth/passkey/initiate-passkey-registration", async (c) => {
-      const auth = requireAccess(c, ["client", "server", "admin"]);
-      validate(c, { body: initiatePasskeyBody });
-      if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
+export const passkeyAuthRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/auth/passkey/initiate-passkey-registration",
+    summary: "Start registering a passkey",
+    description: "WebAuthn creation options for the signed-in user, and the code that names their challenge.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    requiresUser: true,
+    request: { body: initiatePasskeyBody },
+    response: { description: "Options for `navigator.credentials.create()`.", schema: initiatePasskeyResponse },
+    errors: [PASSKEYS_OFF, KnownErrors.PasskeyRegistrationFailed],
+    handler: async (c, { auth }) => {
+      const user = auth.user!;
       const name = auth.userRecord?.primaryEmail?.value ?? null;
-      const user = { id: auth.user.id, name, displayName: auth.user.display_name };
-      return c.json(await initiatePasskeyRegistration(c.get("deps").db, auth.project, user, c.req.header("origin")), 200);
-    })
-    .post("/auth/passkey/register", async (c) => {
-      const auth = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: passkeyRegisterBody });
+      const { db, env } = c.get("deps");
+      return initiatePasskeyRegistration(db, env, auth.project, { id: user.id, name, displayName: user.display_name }, c.req.header("origin"));
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/passkey/register",
+    summary: "Register a passkey",
+    description: "Verifies the authenticator's answer (free-form JSON, as the browser library made it) and makes it the user's passkey, replacing any other.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: passkeyRegisterBody },
+    response: { description: "The registered credential's id.", schema: passkeyRegisterResponse },
+    errors: [KnownErrors.UserAuthenticationRequired, PASSKEYS_OFF, KnownErrors.PasskeyRegistrationFailed, ...CODE_ERRORS],
+    handler: async (c, { auth, body }) => {
       if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
-      const credential = body.credential as unknown as RegistrationResponseJSON;
-      const response = await registerPasskey(c.get("deps").db, auth.project, auth.user.id, { credential, code: body.code, pageOrigin: c.req.header("origin") });
-      return c.json(response, 200);
-    })
-    .post("/auth/passkey/initiate-passkey-authentication", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      validate(c, { body: initiatePasskeyBody });
-      return c.json(await initiatePasskeyAuthentication(c.get("deps").db, project, c.req.header("origin")), 200);
-    })
-    .post("/auth/passkey/sign-in", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: passkeySignInBody });
+      return registerPasskey(c.get("deps").db, auth.project, auth.user.id, { credential: body.credential, code: body.code, pageOrigin: c.req.header("origin") });
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/passkey/initiate-passkey-authentication",
+    summary: "Start signing in with a passkey",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: initiatePasskeyBody },
+    response: { description: "Options for `navigator.credentials.get()`.", schema: initiatePasskeyResponse },
+    errors: [PASSKEYS_OFF, KnownErrors.PasskeyAuthenticationFailed],
+    handler: async (c, { auth }) => {
+      const { db, env } = c.get("deps");
+      return initiatePasskeyAuthentication(db, env, auth.project, c.req.header("origin"));
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/passkey/sign-in",
+    summary: "Sign in with a passkey",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: passkeySignInBody },
+    response: { description: "The new session's tokens.", schema: passkeySignInResponse },
+    errors: [PASSKEYS_OFF, KnownErrors.PasskeyAuthenticationFailed, KnownErrors.MultiFactorAuthenticationRequired, ...CODE_ERRORS],
+    handler: async (c, { auth, body }) => {
       const { db, env } = c.get("deps");
       const response = body.authentication_response as unknown as AuthenticationResponseJSON;
-      return c.json(await signInWithPasskey(db, env, project, { response, code: body.code, pageOrigin: c.req.header("origin") }), 200);
-    });
-}
+      return signInWithPasskey(db, env, auth.project, { response, code: body.code, pageOrigin: c.req.header("origin") });
+    },
+  }),
+];

@@ -1,33 +1,71 @@
-import { Hono } from "hono";
-import { CODE_VALID_RESPONSE, emailWithCallbackBody, PASSWORD_RESET_SENT_RESPONSE, passwordResetBody, verificationCodeBody } from "@latchkey/protocol/schemas";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import {
+  CODE_VALID_RESPONSE,
+  codeValidResponse,
+  emailWithCallbackBody,
+  PASSWORD_RESET_SENT_RESPONSE,
+  passwordResetBody,
+  passwordResetSentResponse,
+  successResponse,
+  verificationCodeBody,
+} from "@latchkey/protocol/schemas";
+import { defineRoute } from "../http/route.js";
 import { checkPasswordResetCode, resetPassword, sendPasswordResetCode } from "../services/password-reset.js";
+
+const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAGS = ["Password"];
+const CODE_ERRORS = [KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeExpired, KnownErrors.VerificationCodeAlreadyUsed, KnownErrors.VerificationCodeMaxAttemptsReached];
 
 /**
  * `/auth/password/send-reset-code`, `/auth/password/reset/check-code` and `/auth/password/reset`, for any
  * access type (the client library calls them with its publishable key, without a user). `send-reset-code`
  * answers the same for every email, so it never tells whether an account exists.
  */
-export function passwordResetRoutes() {
-  return new Hono<AppEnv>()
-    .post("/auth/password/send-reset-code", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: emailWithCallbackBody });
-      await sendPasswordResetCode(c.get("deps"), project, { email: body.email, callbackUrl: body.callback_url });
-      return c.json(PASSWORD_RESET_SENT_RESPONSE, 200);
-    })
-    .post("/auth/password/reset/check-code", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: verificationCodeBody });
-      await checkPasswordResetCode(c.get("deps").db, project, body.code);
-      return c.json(CODE_VALID_RESPONSE, 200);
-    })
-    .post("/auth/password/reset", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: passwordResetBody });
-      await resetPassword(c.get("deps").db, project, { code: body.code, password: body.password });
-      return c.json({ success: true }, 200);
-    });
-}
+export const passwordResetRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/auth/password/send-reset-code",
+    summary: "Mail a password reset link",
+    description:
+      "Answers the same whether or not an account signs in with the email. For an existing account the mail has been handed to " +
+      "the mail server when the answer comes; for an unknown email the answer takes about as long, without sending anything.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: emailWithCallbackBody },
+    response: { description: "Sent, if an account signs in with the email.", schema: passwordResetSentResponse },
+    errors: [KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.RedirectUrlNotWhitelisted],
+    handler: async (c, { auth, body }) => {
+      await sendPasswordResetCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url });
+      return PASSWORD_RESET_SENT_RESPONSE;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/password/reset/check-code",
+    summary: "Check a password reset code",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: verificationCodeBody },
+    response: { description: "The code can be used.", schema: codeValidResponse },
+    errors: CODE_ERRORS,
+    handler: async (c, { auth, body }) => {
+      await checkPasswordResetCode(c.get("deps").db, auth.project, body.code);
+      return CODE_VALID_RESPONSE;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/password/reset",
+    summary: "Set a new password with a reset code",
+    description: "Ends every session of the user.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: passwordResetBody },
+    response: { description: "The password was set.", schema: successResponse },
+    errors: [...CODE_ERRORS, KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.PasswordTooShort, KnownErrors.PasswordTooLong, KnownErrors.UserNotFound],
+    handler: async (c, { auth, body }) => {
+      await resetPassword(c.get("deps").db, auth.project, { code: body.code, password: body.password });
+      return { success: true } as const;
+    },
+  }),
+];

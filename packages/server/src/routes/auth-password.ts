@@ -1,57 +1,103 @@
-import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { passwordSetBody, passwordSignInBody, passwordSignUpBody, passwordUpdateBody } from "@latchkey/protocol/schemas";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { passwordSetBody, passwordSignInBody, passwordSignUpBody, passwordUpdateBody, signInResponse, successResponse } from "@latchkey/protocol/schemas";
+import { defineRoute } from "../http/route.js";
 import { changePassword, setInitialPassword, signInWithPassword, signUpWithPassword } from "../services/password-auth.js";
+
+const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAGS = ["Password"];
 
 /**
  * `/auth/password/*`: sign-up and sign-in with email and password (any access type, as the client
  * library calls them with its publishable key), and changing or setting the signed-in user's password.
  * Sign-up and sign-in answer with the sign-in response `{ access_token, refresh_token, user_id, is_new_user }`.
  */
-export function passwordAuthRoutes() {
-  return new Hono<AppEnv>()
-    .post("/auth/password/sign-up", async (c) => {
-      const auth = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: passwordSignUpBody });
+export const passwordAuthRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/auth/password/sign-up",
+    summary: "Sign up with email and password",
+    description: "Signed in as an anonymous user, the same user is upgraded instead of a new one being created.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: passwordSignUpBody },
+    response: { description: "The new user, signed in.", schema: signInResponse },
+    errors: [
+      KnownErrors.PasswordAuthenticationNotEnabled,
+      KnownErrors.SignUpNotEnabled,
+      KnownErrors.RedirectUrlNotWhitelisted,
+      KnownErrors.PasswordTooShort,
+      KnownErrors.PasswordTooLong,
+      KnownErrors.UserWithEmailAlreadyExists,
+    ],
+    handler: (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      const response = await signUpWithPassword(db, env, auth.project, {
+      return signUpWithPassword(db, env, auth.project, {
         email: body.email,
         password: body.password,
         verificationCallbackUrl: body.verification_callback_url,
         currentUser: auth.user,
         log: c.get("log"),
       });
-      return c.json(response, 200);
-    })
-    .post("/auth/password/sign-in", async (c) => {
-      const auth = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: passwordSignInBody });
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/password/sign-in",
+    summary: "Sign in with email and password",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: passwordSignInBody },
+    response: { description: "The user, signed in.", schema: signInResponse },
+    errors: [KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.EmailPasswordMismatch, KnownErrors.MultiFactorAuthenticationRequired],
+    handler: (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      return c.json(await signInWithPassword(db, env, auth.project, body.email, body.password), 200);
-    })
-    .post("/auth/password/update", async (c) => {
-      const auth = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: passwordUpdateBody });
-      if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
-      await changePassword(c.get("deps").db, auth.project, auth.user, {
+      return signInWithPassword(db, env, auth.project, body.email, body.password);
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/password/update",
+    summary: "Change the signed-in user's password",
+    description: "Checks the old password, and ends every other session of the user.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    requiresUser: true,
+    request: { body: passwordUpdateBody },
+    response: { description: "Changed.", schema: successResponse },
+    errors: [
+      KnownErrors.PasswordAuthenticationNotEnabled,
+      KnownErrors.PasswordTooShort,
+      KnownErrors.PasswordTooLong,
+      KnownErrors.UserDoesNotHavePassword,
+      KnownErrors.PasswordConfirmationMismatch,
+    ],
+    handler: async (c, { auth, body }) => {
+      await changePassword(c.get("deps").db, auth.project, auth.user!, {
         oldPassword: body.old_password,
         newPassword: body.new_password,
         keepSessionId: auth.refreshTokenId,
       });
-      return c.json({ success: true }, 200);
-    })
-    .post("/auth/password/set", async (c) => {
-      const auth = requireAccess(c, ["client", "server", "admin"]);
-      const { body } = validate(c, { body: passwordSetBody });
-      if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
+      return { success: true } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/password/set",
+    summary: "Give the signed-in user a first password",
+    description: "For a user without a password; one who has a password gets a plain 400.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    requiresUser: true,
+    request: { body: passwordSetBody },
+    response: { description: "Set.", schema: successResponse },
+    errors: [KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.PasswordTooShort, KnownErrors.PasswordTooLong],
+    handler: async (c, { auth, body }) => {
       // The protocol has no known error for this case; it answers with a plain 400.
-      if (!(await setInitialPassword(c.get("deps").db, auth.project, auth.user, body.password))) {
+      if (!(await setInitialPassword(c.get("deps").db, auth.project, auth.user!, body.password))) {
         throw new HTTPException(400, { message: "User already has a password set." });
       }
-      return c.json({ success: true }, 200);
-    });
-}
+      return { success: true } as const;
+    },
+  }),
+];

@@ -1,21 +1,24 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import {
   sessionCreateBody,
+  sessionCreateResponse,
   sessionDeleteQuery,
+  sessionIdParams,
   sessionListQuery,
+  sessionListResponse,
+  sessionRefreshResponse,
+  successResponse,
+  tokenResponse,
   type OAuthTokenErrorCode,
-  type SessionCreateResponse,
   type SessionRead,
-  type TokenResponse,
 } from "@latchkey/protocol/schemas";
 import type { Db } from "../db/connect.js";
 import { isKeyAllowedInThisMode } from "../env.js";
-import { requireAccess } from "../http/auth.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { defineRoute } from "../http/route.js";
 import { findProjectCheckingKey } from "../services/api-keys.js";
 import type { ProjectRow } from "../services/projects.js";
 import { accessTokenForUserRecord, findCachedSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
@@ -24,43 +27,67 @@ import { findCachedUserRecord } from "../services/user-read.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAGS = ["Sessions"];
 
 /**
  * Sessions (SPEC.md §4 "Session", §7 "Auth"): creating one for a user (server), refreshing its access
  * token (`/auth/sessions/current/refresh`, and the OAuth token endpoint's refresh grant, which is how the
  * client library refreshes), signing out, and listing or ending a user's sessions.
  */
-export function sessionsRoutes() {
-  return new Hono<AppEnv>()
-    .post("/auth/sessions", async (c) => {
-      const { project } = requireAccess(c, ["server", "admin"]);
-      const { body } = validate(c, { body: sessionCreateBody });
+export const sessionsRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/auth/sessions",
+    summary: "Create a session for a user",
+    description: "A server signs a user in, e.g. to act as them (`is_impersonation`; such sessions are listed to admins only).",
+    tags: TAGS,
+    access: ["server", "admin"],
+    request: { body: sessionCreateBody },
+    response: { description: "The session's refresh token and a first access token.", schema: sessionCreateResponse },
+    errors: [KnownErrors.UserIdDoesNotExist],
+    handler: async (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      const user = await findUserRow(db, project.id, body.user_id);
+      const user = await findUserRow(db, auth.project.id, body.user_id);
       if (!user) throw new KnownErrors.UserIdDoesNotExist(body.user_id);
       const tokens = await signInUser(db, env, {
-        projectId: project.id,
+        projectId: auth.project.id,
         userId: user.id,
         expiresInMillis: body.expires_in_millis,
         isImpersonation: body.is_impersonation,
       });
-      const response: SessionCreateResponse = { refresh_token: tokens.refresh_token, access_token: tokens.access_token };
-      return c.json(response, 200);
-    })
-    .post("/auth/sessions/current/refresh", async (c) => {
-      const { project } = requireAccess(c, ANY_ACCESS);
+      return { refresh_token: tokens.refresh_token, access_token: tokens.access_token };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/sessions/current/refresh",
+    summary: "Refresh an access token",
+    description: "For the session of the `x-stack-refresh-token` header.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    response: { description: "A new access token.", schema: sessionRefreshResponse },
+    errors: [KnownErrors.RefreshTokenNotFoundOrExpired],
+    handler: async (c, { auth }) => {
       const refreshToken = c.req.header("x-stack-refresh-token");
       if (!refreshToken) {
         throw new KnownErrors.SchemaError(`Request validation failed on POST ${c.req.path}:\n  - headers.x-stack-refresh-token must be defined`);
       }
-      const session = await findCachedSession(c.get("deps").db, c.get("deps").caches, project.id, refreshToken);
-      return c.json({ access_token: await refreshedAccessToken(c, session) }, 200);
-    })
-    .delete("/auth/sessions/current", async (c) => {
-      // Sign-out ends the session the access token was issued for; without one, the session of the
-      // x-stack-refresh-token header. A session that is already gone is REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED,
-      // which the client library treats as signed out.
-      const auth = requireAccess(c, ANY_ACCESS);
+      const session = await findCachedSession(c.get("deps").db, c.get("deps").caches, auth.project.id, refreshToken);
+      return { access_token: await refreshedAccessToken(c, session) };
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/auth/sessions/current",
+    summary: "Sign out",
+    description:
+      "Ends the session the access token was issued for; without one, the session of the `x-stack-refresh-token` header. " +
+      "A session that is already gone is REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED, which the client library treats as signed out.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    response: { description: "Signed out.", schema: successResponse },
+    errors: [KnownErrors.RefreshTokenNotFoundOrExpired, KnownErrors.UserAuthenticationRequired],
+    handler: async (c, { auth }) => {
       const { db } = c.get("deps");
       const refreshToken = c.req.header("x-stack-refresh-token");
       if (auth.user && auth.refreshTokenId) {
@@ -71,32 +98,62 @@ export function sessionsRoutes() {
       } else {
         throw new KnownErrors.UserAuthenticationRequired();
       }
-      return c.json({ success: true }, 200);
-    })
-    .get("/auth/sessions", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query } = validate(c, { query: sessionListQuery });
-      const userId = sessionOwner(auth, query.user_id);
-      const rows = await listUserSessions(c.get("deps").db, auth.project.id, userId);
-      return c.json({ items: rows.map((row) => renderSession(row, auth.refreshTokenId)), is_paginated: false }, 200);
-    })
-    .delete("/auth/sessions/:id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query } = validate(c, { query: sessionDeleteQuery });
+      return { success: true } as const;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/auth/sessions",
+    summary: "List a user's sessions",
+    description: "Clients list their own (`user_id=me` or their id). Impersonation sessions are listed to admin callers only.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { query: sessionListQuery },
+    response: { description: "The user's live sessions, newest first.", schema: sessionListResponse },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, query }) => {
+      const userId = sessionOwner(auth, query.user_id, "Client can only list sessions for their own user.");
+      const rows = await listUserSessions(c.get("deps").db, auth.project.id, userId, { includeImpersonation: auth.type === "admin" });
+      return { items: rows.map((row) => renderSession(row, auth.refreshTokenId)), is_paginated: false } as const;
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/auth/sessions/:id",
+    summary: "End a session",
+    description: "Clients may end only their own sessions, and never the current one (sign out for that).",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: sessionIdParams, query: sessionDeleteQuery },
+    response: { description: "Ended.", schema: successResponse },
+    errors: [KnownErrors.CannotDeleteCurrentSession, KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params, query }) => {
       // Clients may only end their own sessions; servers may name any session of the project.
-      const userId = query.user_id !== undefined ? sessionOwner(auth, query.user_id) : auth.type === "client" ? sessionOwner(auth, "me") : undefined;
-      const sessionId = c.req.param("id");
+      const forbidden = "Client can only manage sessions of their own user.";
+      const userId = query.user_id !== undefined ? sessionOwner(auth, query.user_id, forbidden) : auth.type === "client" ? sessionOwner(auth, "me", forbidden) : undefined;
+      const sessionId = params.id;
       if (auth.refreshTokenId !== null && sessionId.toLowerCase() === auth.refreshTokenId) throw new KnownErrors.CannotDeleteCurrentSession();
       const { db } = c.get("deps");
       const session = await findProjectSession(db, auth.project.id, sessionId);
       if (!session || (userId !== undefined && session.user_id !== userId)) throw new HTTPException(404, { message: "Session not found." });
       await revokeSession(db, auth.project.id, session.user_id, session.id);
-      return c.json({ success: true }, 200);
-    })
-    .post("/auth/oauth/token", async (c) => {
-      // RFC 6749 §6 refresh grant, as the client library sends it through oauth4webapi: a form body with
-      // client_id (the project id, optionally `#<branch>`), client_secret (a publishable client key) and
-      // refresh_token, and no x-stack-* headers. JSON bodies are accepted too.
+      return { success: true } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/auth/oauth/token",
+    summary: "OAuth token endpoint (refresh grant)",
+    description:
+      "RFC 6749 §6 refresh grant, as the client library sends it through oauth4webapi: a form body (JSON is accepted too) with " +
+      "`grant_type=refresh_token`, `refresh_token`, and the client's credentials (`client_id`: the project id, optionally `#<branch>`; " +
+      "`client_secret`: a publishable client key), in the body or by HTTP Basic; no x-stack headers. Request errors the known-error " +
+      "catalogue has no code for answer with an RFC 6749 §5.2 body (`invalid_request`, `unsupported_grant_type`).",
+    tags: TAGS,
+    access: "public",
+    response: { description: "RFC 6749 §5.1: a new access token; the refresh token stays the same.", schema: tokenResponse },
+    errors: [KnownErrors.InvalidOAuthClientIdOrSecret, KnownErrors.RefreshTokenNotFoundOrExpired],
+    handler: async (c) => {
       // Failures the catalogue knows (bad client, bad refresh token) are known errors: the client library
       // reads the x-stack-known-error header before anything else and treats REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED
       // as "signed out", whereas an RFC 6749 `invalid_grant` body would make it throw. Only the request errors
@@ -112,21 +169,21 @@ export function sessionsRoutes() {
       if (!refreshToken) return oauthError(c, "invalid_request", "Missing parameter: refresh_token");
 
       const session = await findCachedSession(db, c.get("deps").caches, project.id, refreshToken);
-      const response: TokenResponse = {
-        access_token: await refreshedAccessToken(c, session),
-        token_type: "bearer",
-        expires_in: env.accessTokenLifetimeSeconds,
-        refresh_token: refreshToken,
-      };
-      return c.json(response, 200, { pragma: "no-cache" });
-    });
-}
+      const accessToken = await refreshedAccessToken(c, session);
+      c.header("pragma", "no-cache");
+      return { access_token: accessToken, token_type: "bearer", expires_in: env.accessTokenLifetimeSeconds, refresh_token: refreshToken } as const;
+    },
+  }),
+];
 
-/** The user whose sessions a caller names: `me`, or (for servers, or a client naming itself) an id. */
-function sessionOwner(auth: RequestAuth, userId: string): string {
+/**
+ * The user whose sessions a caller names: `me`, or (for servers, or a client naming itself) an id. A client
+ * naming someone else gets a plain 403 with `forbidden`.
+ */
+function sessionOwner(auth: RequestAuth, userId: string, forbidden: string): string {
   if (auth.type === "client") {
     if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-    if (userId !== "me" && userId.toLowerCase() !== auth.user.id) throw new HTTPException(403, { message: "Client can only manage sessions of their own user." });
+    if (userId !== "me" && userId.toLowerCase() !== auth.user.id) throw new HTTPException(403, { message: forbidden });
     return auth.user.id;
   }
   if (userId === "me") {

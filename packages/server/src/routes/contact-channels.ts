@@ -1,26 +1,26 @@
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import {
   CODE_VALID_RESPONSE,
+  codeValidResponse,
   contactChannelByIdSendVerificationCodeBody,
   contactChannelClientCreateBody,
   contactChannelClientUpdateBody,
   contactChannelListQuery,
+  contactChannelListResponse,
   contactChannelParams,
+  contactChannelRead,
   contactChannelSendVerificationCodeBody,
   contactChannelServerCreateBody,
   contactChannelServerUpdateBody,
   contactChannelVerifyBody,
-  type ContactChannelServerCreateBody,
-  type ContactChannelServerUpdateBody,
+  successResponse,
 } from "@latchkey/protocol/schemas";
-import type { z } from "zod";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { isUrlTrustedByProject } from "../config/trusted-domains.js";
-import { requireAccess } from "../http/auth.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { defineRoute } from "../http/route.js";
 import {
   createContactChannel,
   deleteContactChannel,
@@ -35,53 +35,105 @@ import type { ProjectRow } from "../services/projects.js";
 import { findUserRow } from "../services/user-rows.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAGS = ["Contact channels"];
+const CODE_ERRORS = [
+  KnownErrors.VerificationCodeNotFound,
+  KnownErrors.VerificationCodeExpired,
+  KnownErrors.VerificationCodeAlreadyUsed,
+  KnownErrors.VerificationCodeMaxAttemptsReached,
+];
 
 /**
  * Contact channels and email verification (SPEC.md §7 "Users and contact channels"). Every route takes any
  * access type: a client works on its signed-in user's channels only (`me` or its own id), servers and
  * admins on any user's. The read shape is the same for everyone; only servers write `is_verified`.
  */
-export function contactChannelsRoutes() {
-  return new Hono<AppEnv>()
-    .post("/contact-channels/send-verification-code", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { body } = validate(c, { body: contactChannelSendVerificationCodeBody });
-      if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
+export const contactChannelsRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/contact-channels/send-verification-code",
+    summary: "Mail a verification link to the signed-in user's primary email",
+    description: "The older form of `/contact-channels/{user_id}/{contact_channel_id}/send-verification-code`, for the user's primary email.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    requiresUser: true,
+    deprecated: true,
+    request: { body: contactChannelSendVerificationCodeBody },
+    response: { description: "The link was mailed.", schema: successResponse },
+    errors: [KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.EmailIsNotPrimaryEmail, KnownErrors.EmailAlreadyVerified],
+    handler: async (c, { auth, body }) => {
+      // `requiresUser`: a request without a signed-in user was refused before the handler.
+      const user = auth.user!;
       assertCallbackTrusted(auth.project, body.callback_url);
-      const primary = await findPrimaryEmailChannel(c.get("deps").db, auth.user.id);
+      const primary = await findPrimaryEmailChannel(c.get("deps").db, user.id);
       if (primary?.value !== body.email) throw new KnownErrors.EmailIsNotPrimaryEmail(body.email, primary?.value ?? null);
       if (primary.is_verified) throw new KnownErrors.EmailAlreadyVerified();
       await sendEmailVerification(requestDeps(c), auth.project, {
-        userId: auth.user.id,
-        userDisplayName: auth.user.display_name,
+        userId: user.id,
+        userDisplayName: user.display_name,
         email: primary.value,
         callbackUrl: body.callback_url,
       });
-      return c.json({ success: true }, 200);
-    })
-    .post("/contact-channels/verify", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { body } = validate(c, { body: contactChannelVerifyBody });
+      return { success: true } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/contact-channels/verify",
+    summary: "Verify an email with the code from its link",
+    description: "An unused code succeeds even when the email was verified meanwhile; a used one is VERIFICATION_CODE_ALREADY_USED.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: contactChannelVerifyBody },
+    response: { description: "The channel is verified.", schema: successResponse },
+    errors: CODE_ERRORS,
+    handler: async (c, { auth, body }) => {
       await verifyEmailWithCode(c.get("deps").db, auth.project.id, body.code);
-      return c.json({ success: true }, 200);
-    })
-    .post("/contact-channels/verify/check-code", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { body } = validate(c, { body: contactChannelVerifyBody });
+      return { success: true } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/contact-channels/verify/check-code",
+    summary: "Check an email verification code without using it",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: contactChannelVerifyBody },
+    response: { description: "The code can be used.", schema: codeValidResponse },
+    errors: CODE_ERRORS,
+    handler: async (c, { auth, body }) => {
       await checkEmailVerificationCode(c.get("deps").db, auth.project.id, body.code);
-      return c.json(CODE_VALID_RESPONSE, 200);
-    })
-    .get("/contact-channels", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query } = validate(c, { query: contactChannelListQuery });
-      // Servers may list every channel of the project by leaving `user_id` out; clients must name themselves.
+      return CODE_VALID_RESPONSE;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/contact-channels",
+    summary: "List contact channels",
+    description: "A client lists its own user's channels (`user_id=me`); a server may leave `user_id` out to list every channel of the project.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { query: contactChannelListQuery },
+    response: { description: "The channels, oldest first.", schema: contactChannelListResponse },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, query }) => {
       const userId = auth.type === "client" || query.user_id !== undefined ? channelOwner(auth, query.user_id, forbidden("list")) : undefined;
       const rows = await listContactChannels(c.get("deps").db, auth.project.id, { userId, channelId: query.contact_channel_id?.toLowerCase() });
-      return c.json({ items: rows.map(renderContactChannel), is_paginated: false }, 200);
-    })
-    .post("/contact-channels", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { body } = validate(c, { body: createBodyFor(auth) });
+      return { items: rows.map(renderContactChannel), is_paginated: false } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/contact-channels",
+    summary: "Create a contact channel",
+    description: "Only servers may create a channel that is already verified (`is_verified`).",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: contactChannelServerCreateBody },
+    clientRequest: { body: contactChannelClientCreateBody },
+    response: { status: 201, description: "The new channel.", schema: contactChannelRead },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserIdDoesNotExist, KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse],
+    handler: async (c, { auth, body }) => {
       const userId = channelOwner(auth, body.user_id, forbidden("create"));
       const row = await createContactChannel(c.get("deps").db, auth.project.id, {
         userId,
@@ -89,44 +141,75 @@ export function contactChannelsRoutes() {
         value: body.value,
         usedForAuth: body.used_for_auth,
         isPrimary: body.is_primary,
-        isVerified: body.is_verified,
+        isVerified: "is_verified" in body ? body.is_verified : undefined,
       });
-      return c.json(renderContactChannel(row), 201);
-    })
-    .get("/contact-channels/:user_id/:contact_channel_id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { params } = validate(c, { params: contactChannelParams });
+      return renderContactChannel(row);
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/contact-channels/:user_id/:contact_channel_id",
+    summary: "Read a contact channel",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: contactChannelParams },
+    response: { description: "The channel.", schema: contactChannelRead },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params }) => {
       const userId = channelOwner(auth, params.user_id, forbidden("read"));
       const row = await findContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase());
       if (!row) throw new HTTPException(404, { message: "Contact channel not found." });
-      return c.json(renderContactChannel(row), 200);
-    })
-    .patch("/contact-channels/:user_id/:contact_channel_id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { params, body } = validate(c, { params: contactChannelParams, body: updateBodyFor(auth) });
+      return renderContactChannel(row);
+    },
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/contact-channels/:user_id/:contact_channel_id",
+    summary: "Update a contact channel",
+    description: "Omitted fields stay as they are; a new value is unverified unless a server says otherwise. Only servers write `is_verified`.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: contactChannelParams, body: contactChannelServerUpdateBody },
+    clientRequest: { params: contactChannelParams, body: contactChannelClientUpdateBody },
+    response: { description: "The updated channel.", schema: contactChannelRead },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse],
+    handler: async (c, { auth, params, body }) => {
       const userId = channelOwner(auth, params.user_id, forbidden("update"));
       const row = await updateContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase(), {
         value: body.value,
         usedForAuth: body.used_for_auth,
         isPrimary: body.is_primary,
-        isVerified: body.is_verified,
+        isVerified: "is_verified" in body ? body.is_verified : undefined,
       });
-      // The protocol answers a write to a missing channel with a plain 400 (a read with a 404).
-      if (!row) throw new HTTPException(400, { message: "Contact channel not found." });
-      return c.json(renderContactChannel(row), 200);
-    })
-    .delete("/contact-channels/:user_id/:contact_channel_id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { params } = validate(c, { params: contactChannelParams });
+      if (!row) throw channelNotFoundForWrite();
+      return renderContactChannel(row);
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/contact-channels/:user_id/:contact_channel_id",
+    summary: "Delete a contact channel",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: contactChannelParams },
+    response: { description: "Deleted.", schema: successResponse },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params }) => {
       const userId = channelOwner(auth, params.user_id, forbidden("delete"));
-      if (!(await deleteContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase()))) {
-        throw new HTTPException(400, { message: "Contact channel not found." });
-      }
-      return c.json({ success: true }, 200);
-    })
-    .post("/contact-channels/:user_id/:contact_channel_id/send-verification-code", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { params, body } = validate(c, { params: contactChannelParams, body: contactChannelByIdSendVerificationCodeBody });
+      if (!(await deleteContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase()))) throw channelNotFoundForWrite();
+      return { success: true } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/contact-channels/:user_id/:contact_channel_id/send-verification-code",
+    summary: "Mail a verification link to a contact channel",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: contactChannelParams, body: contactChannelByIdSendVerificationCodeBody },
+    response: { description: "The link was mailed.", schema: successResponse },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserNotFound, KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.EmailAlreadyVerified],
+    handler: async (c, { auth, params, body }) => {
       const { db } = c.get("deps");
       const userId = channelOwner(auth, params.user_id, () => new HTTPException(400, { message: "Can only send verification code for your own user" }));
       const user = userId === auth.user?.id ? auth.user : await findUserRow(db, auth.project.id, userId);
@@ -141,9 +224,10 @@ export function contactChannelsRoutes() {
         email: channel.value,
         callbackUrl: body.callback_url,
       });
-      return c.json({ success: true }, 200);
-    });
-}
+      return { success: true } as const;
+    },
+  }),
+];
 
 /**
  * The user whose channels a request names: `me`, or an id. A client must have a signed-in user and may
@@ -166,12 +250,8 @@ function channelOwner(auth: RequestAuth, userId: string | undefined, refusal: ()
 const forbidden = (action: "list" | "create" | "read" | "update" | "delete") => () =>
   new HTTPException(403, { message: `Client can only ${action} contact channels for their own user.` });
 
-// Only servers write `is_verified`: in a client's body it is an unknown property. A client's body is a
-// server body without it, so both read as the server shape.
-const createBodyFor = (auth: RequestAuth): z.ZodType<ContactChannelServerCreateBody> =>
-  auth.type === "client" ? contactChannelClientCreateBody : contactChannelServerCreateBody;
-const updateBodyFor = (auth: RequestAuth): z.ZodType<ContactChannelServerUpdateBody> =>
-  auth.type === "client" ? contactChannelClientUpdateBody : contactChannelServerUpdateBody;
+/** The protocol answers a write to a missing channel with a plain 400, worded without the read's period. */
+const channelNotFoundForWrite = () => new HTTPException(400, { message: "Contact channel not found" });
 
 /** Mail links may only lead under the project's trusted domains (or localhost when allowed). */
 function assertCallbackTrusted(project: ProjectRow, callbackUrl: string): void {

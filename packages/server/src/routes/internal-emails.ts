@@ -1,32 +1,23 @@
-import { Hono } from "hono";
-import { emailAddress } from "@latchkey/protocol/schemas";
-import { z } from "zod";
+import { sendTestEmailBody, sendTestEmailResponse, sentEmailListResponse } from "@latchkey/protocol/schemas";
 import { errorText } from "../email/send.js";
 import { standardTransport } from "../email/transport.js";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { defineRoute } from "../http/route.js";
 
-const sendTestEmailBody = z.object({
-  recipient_email: emailAddress,
-  email_config: z.object({
-    host: z.string().min(1),
-    port: z.number().int().min(0).max(65535),
-    username: z.string().min(1),
-    password: z.string(),
-    sender_email: emailAddress,
-    sender_name: z.string().min(1),
-  }),
-});
+const TAGS = ["Emails"];
 
 /**
  * Admin email routes: `GET /internal/emails` lists what the project sent (newest first), and
  * `POST /internal/send-test-email` tries an SMTP config and reports success or the SMTP error text.
  */
-export function internalEmailsRoutes() {
-  return new Hono<AppEnv>()
-    .get("/internal/emails", async (c) => {
-      const auth = requireAccess(c, ["admin"]);
+export const internalEmailsRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/internal/emails",
+    summary: "List the project's sent emails",
+    tags: TAGS,
+    access: ["admin"],
+    response: { description: "Sent emails, newest first.", schema: sentEmailListResponse },
+    handler: async (c, { auth }) => {
       const rows = await c
         .get("deps")
         .db.selectFrom("sent_emails")
@@ -43,11 +34,19 @@ export function internalEmailsRoutes() {
         sender_config: row.sender_config,
         error: row.error,
       }));
-      return c.json({ items, is_paginated: false });
-    })
-    .post("/internal/send-test-email", async (c) => {
-      requireAccess(c, ["admin"]);
-      const { body } = validate(c, { body: sendTestEmailBody });
+      return { items, is_paginated: false } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/internal/send-test-email",
+    summary: "Send a test email through an SMTP server",
+    description: "Tries the given email server config; an SMTP failure is answered as `success: false` with the server's error text, not as an error.",
+    tags: TAGS,
+    access: ["admin"],
+    request: { body: sendTestEmailBody },
+    response: { description: "Whether the mail went out.", schema: sendTestEmailResponse },
+    handler: async (c, { body }) => {
       const config = body.email_config;
       const transporter = standardTransport({
         host: config.host,
@@ -65,13 +64,14 @@ export function internalEmailsRoutes() {
           text: "This is a test email. Your email server settings work.\n",
           html: "<p>This is a test email. Your email server settings work.</p>",
         });
-        return c.json({ success: true });
+        return { success: true };
       } catch (err) {
         const message = errorText(err);
         c.get("log").info({ error: message }, "test email failed");
-        return c.json({ success: false, error_message: message });
+        return { success: false, error_message: message };
       } finally {
         transporter.close();
       }
-    });
-}
+    },
+  }),
+];

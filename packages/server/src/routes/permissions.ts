@@ -1,19 +1,24 @@
-import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import {
   permissionDefinitionCreateBody,
+  permissionDefinitionListResponse,
   permissionDefinitionParams,
+  permissionDefinitionRead,
   permissionDefinitionUpdateBody,
+  permissionGrantBody,
   projectPermissionListQuery,
+  projectPermissionListResponse,
   projectPermissionParams,
+  projectPermissionRead,
+  successResponse,
   teamPermissionListQuery,
+  teamPermissionListResponse,
   teamPermissionParams,
+  teamPermissionRead,
 } from "@latchkey/protocol/schemas";
-import { z } from "zod";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv, RequestAuth } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import type { RequestAuth } from "../http/context.js";
+import { defineRoute, type Route } from "../http/route.js";
 import {
   createPermissionDefinition,
   deletePermissionDefinition,
@@ -33,93 +38,172 @@ import {
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
 const ADMIN_ACCESS = ["admin"] as const;
-// A grant takes no fields; the protocol still wants a JSON object as the body.
-const emptyBody = z.strictObject({});
+const TAGS = ["Permissions"];
+const GRANT_ERRORS = [KnownErrors.PermissionNotFound, KnownErrors.PermissionScopeMismatch, KnownErrors.CannotGetOwnUserWithoutUser];
 
 /**
  * Permissions (SPEC.md §7 "Permissions"): admins define team and project permissions; servers grant and
- * revoke them; anyone lists them, a client only for its own signed-in user. A developer's permission
- * check is the list filtered by `permission_id` (recursive unless `recursive=false`).
+ * revoke them; anyone lists them, a client only for its own signed-in user. A list shows the permissions
+ * granted directly, and with `recursive=true` also those they contain: a developer's permission check is
+ * the recursive list filtered by `permission_id`.
  */
-export function permissionsRoutes() {
-  const app = new Hono<AppEnv>();
-  for (const scope of ["team", "project"] as const) definitionRoutes(app, scope);
-  return app
-    .get("/team-permissions", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query } = validate(c, { query: teamPermissionListQuery });
-      const userId = listedUser(auth, query.user_id);
+export const permissionsRoutes: Route[] = [
+  ...definitionRoutes("team"),
+  ...definitionRoutes("project"),
+  defineRoute({
+    method: "get",
+    path: "/team-permissions",
+    summary: "List team permissions",
+    description:
+      "Filtered by `team_id`, `user_id` and `permission_id`; `(team_id, user_id, id)` identifies a grant. Only `recursive=true` adds contained permissions. " +
+      "A client lists only its own user's (`user_id=me`).",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { query: teamPermissionListQuery },
+    response: { description: "The permissions, by team, user and id.", schema: teamPermissionListResponse },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, query }) => {
       const items = await listTeamPermissions(c.get("deps").db, auth.project.id, {
         teamId: query.team_id?.toLowerCase(),
-        userId,
+        userId: listedUser(auth, query.user_id),
         permissionId: query.permission_id,
-        recursive: query.recursive !== "false",
+        recursive: query.recursive === "true",
       });
-      return c.json({ items, is_paginated: false }, 200);
-    })
-    .post("/team-permissions/:team_id/:user_id/:permission_id", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { params } = validate(c, { params: teamPermissionParams, body: emptyBody });
-      const userId = namedUser(auth, params.user_id);
-      const granted = await grantTeamPermission(c.get("deps").db, auth.project.id, params.team_id.toLowerCase(), userId, params.permission_id);
-      return c.json(granted, 201);
-    })
-    .delete("/team-permissions/:team_id/:user_id/:permission_id", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { params } = validate(c, { params: teamPermissionParams });
+      return { items, is_paginated: false } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/team-permissions/:team_id/:user_id/:permission_id",
+    summary: "Grant a team permission",
+    description: "The user must be a member of the team; the permission a defined team permission.",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { params: teamPermissionParams, body: permissionGrantBody },
+    response: { status: 201, description: "The grant.", schema: teamPermissionRead },
+    errors: [...GRANT_ERRORS, KnownErrors.UserIdDoesNotExist, KnownErrors.TeamMembershipNotFound],
+    handler: async (c, { auth, params }) =>
+      grantTeamPermission(c.get("deps").db, auth.project.id, params.team_id.toLowerCase(), namedUser(auth, params.user_id), params.permission_id),
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/team-permissions/:team_id/:user_id/:permission_id",
+    summary: "Revoke a team permission",
+    description: "Only a directly granted permission can be revoked.",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { params: teamPermissionParams },
+    response: { description: "Revoked.", schema: successResponse },
+    errors: [KnownErrors.UserIdDoesNotExist, KnownErrors.TeamMembershipNotFound, KnownErrors.TeamPermissionNotFound, KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params }) => {
       await revokeTeamPermission(c.get("deps").db, auth.project.id, params.team_id.toLowerCase(), namedUser(auth, params.user_id), params.permission_id);
-      return c.json({ success: true }, 200);
-    })
-    .get("/project-permissions", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query } = validate(c, { query: projectPermissionListQuery });
-      const userId = listedUser(auth, query.user_id);
+      return { success: true } as const;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/project-permissions",
+    summary: "List project permissions",
+    description:
+      "Filtered by `user_id` and `permission_id`; `(user_id, id)` identifies a grant. Only `recursive=true` adds contained permissions. " +
+      "A client lists only its own user's (`user_id=me`).",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { query: projectPermissionListQuery },
+    response: { description: "The permissions, by user and id.", schema: projectPermissionListResponse },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, query }) => {
       const items = await listProjectPermissions(c.get("deps").db, auth.project.id, {
-        userId,
+        userId: listedUser(auth, query.user_id),
         permissionId: query.permission_id,
-        recursive: query.recursive !== "false",
+        recursive: query.recursive === "true",
       });
-      return c.json({ items, is_paginated: false }, 200);
-    })
-    .post("/project-permissions/:user_id/:permission_id", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { params } = validate(c, { params: projectPermissionParams, body: emptyBody });
-      const granted = await grantProjectPermission(c.get("deps").db, auth.project.id, namedUser(auth, params.user_id), params.permission_id);
-      return c.json(granted, 201);
-    })
-    .delete("/project-permissions/:user_id/:permission_id", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { params } = validate(c, { params: projectPermissionParams });
+      return { items, is_paginated: false } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/project-permissions/:user_id/:permission_id",
+    summary: "Grant a project permission",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { params: projectPermissionParams, body: permissionGrantBody },
+    response: { status: 201, description: "The grant.", schema: projectPermissionRead },
+    errors: [...GRANT_ERRORS, KnownErrors.UserIdDoesNotExist],
+    handler: async (c, { auth, params }) => grantProjectPermission(c.get("deps").db, auth.project.id, namedUser(auth, params.user_id), params.permission_id),
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/project-permissions/:user_id/:permission_id",
+    summary: "Revoke a project permission",
+    description: "Only a directly granted permission can be revoked.",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { params: projectPermissionParams },
+    response: { description: "Revoked.", schema: successResponse },
+    errors: [KnownErrors.UserIdDoesNotExist, KnownErrors.PermissionNotFound, KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params }) => {
       await revokeProjectPermission(c.get("deps").db, auth.project.id, namedUser(auth, params.user_id), params.permission_id);
-      return c.json({ success: true }, 200);
-    });
-}
+      return { success: true } as const;
+    },
+  }),
+];
 
 /** `/{scope}-permission-definitions`: list, create, patch and delete (admin). */
-function definitionRoutes(app: Hono<AppEnv>, scope: PermissionScope): void {
+function definitionRoutes(scope: PermissionScope): Route[] {
   const base = `/${scope}-permission-definitions`;
-  app
-    .get(base, async (c) => {
-      const auth = requireAccess(c, ADMIN_ACCESS);
-      const items = await listPermissionDefinitions(c.get("deps").db, auth.project.id, scope);
-      return c.json({ items, is_paginated: false }, 200);
-    })
-    .post(base, async (c) => {
-      const auth = requireAccess(c, ADMIN_ACCESS);
-      const { body } = validate(c, { body: permissionDefinitionCreateBody });
-      return c.json(await createPermissionDefinition(c.get("deps").db, auth.project.id, scope, body), 201);
-    })
-    .patch(`${base}/:permission_id`, async (c) => {
-      const auth = requireAccess(c, ADMIN_ACCESS);
-      const { params, body } = validate(c, { params: permissionDefinitionParams, body: permissionDefinitionUpdateBody });
-      return c.json(await updatePermissionDefinition(c.get("deps").db, auth.project.id, scope, params.permission_id, body), 200);
-    })
-    .delete(`${base}/:permission_id`, async (c) => {
-      const auth = requireAccess(c, ADMIN_ACCESS);
-      const { params } = validate(c, { params: permissionDefinitionParams });
-      await deletePermissionDefinition(c.get("deps").db, auth.project.id, scope, params.permission_id);
-      return c.json({ success: true }, 200);
-    });
+  const what = `${scope} permission definition`;
+  return [
+    defineRoute({
+      method: "get",
+      path: base,
+      summary: `List ${what}s`,
+      description: scope === "team" ? "Sorted by id; the six system permissions (`$update_team`, …) are included." : "Sorted by id.",
+      tags: TAGS,
+      access: ADMIN_ACCESS,
+      response: { description: "The definitions.", schema: permissionDefinitionListResponse },
+      handler: async (c, { auth }) => ({ items: await listPermissionDefinitions(c.get("deps").db, auth.project.id, scope), is_paginated: false }) as const,
+    }),
+    defineRoute({
+      method: "post",
+      path: base,
+      summary: `Create a ${what}`,
+      description: "Ids are unique across both scopes.",
+      tags: TAGS,
+      access: ADMIN_ACCESS,
+      request: { body: permissionDefinitionCreateBody },
+      response: { status: 201, description: "The new definition.", schema: permissionDefinitionRead },
+      errors: [KnownErrors.PermissionIdAlreadyExists, KnownErrors.ContainedPermissionNotFound],
+      handler: async (c, { auth, body }) => createPermissionDefinition(c.get("deps").db, auth.project.id, scope, body),
+    }),
+    defineRoute({
+      method: "patch",
+      path: `${base}/:permission_id`,
+      summary: `Update a ${what}`,
+      description: "A new `id` renames the permission, its grants and its place in the default permission lists.",
+      tags: TAGS,
+      access: ADMIN_ACCESS,
+      request: { params: permissionDefinitionParams, body: permissionDefinitionUpdateBody },
+      response: { description: "The updated definition.", schema: permissionDefinitionRead },
+      errors: [KnownErrors.PermissionNotFound, KnownErrors.PermissionIdAlreadyExists, KnownErrors.ContainedPermissionNotFound],
+      handler: async (c, { auth, params, body }) => updatePermissionDefinition(c.get("deps").db, auth.project.id, scope, params.permission_id, body),
+    }),
+    defineRoute({
+      method: "delete",
+      path: `${base}/:permission_id`,
+      summary: `Delete a ${what}`,
+      description: "Its grants go with it.",
+      tags: TAGS,
+      access: ADMIN_ACCESS,
+      request: { params: permissionDefinitionParams },
+      response: { description: "Deleted.", schema: successResponse },
+      errors: [KnownErrors.PermissionNotFound],
+      handler: async (c, { auth, params }) => {
+        await deletePermissionDefinition(c.get("deps").db, auth.project.id, scope, params.permission_id);
+        return { success: true } as const;
+      },
+    }),
+  ];
 }
 
 /** `me` (the signed-in user) or an id, in a server's path. */

@@ -1,33 +1,53 @@
-import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { adminProjectUpdateBody } from "@latchkey/protocol/schemas";
-import { legacyConfigUpdateToOverride, renderAdminProjectRead, renderClientProjectRead } from "../config/legacy-config.js";
-import { overrideConfig, renderProjectConfig, validateProjectConfig, type ConfigObject } from "../config/project-config.js";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { adminProjectRead, adminProjectUpdateBody, clientProjectRead, successResponse } from "@latchkey/protocol/schemas";
+import { applyLegacyConfigUpdate, renderAdminProjectRead, renderClientProjectRead } from "../config/legacy-config.js";
+import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
+import { defineRoute } from "../http/route.js";
 import { deleteProject, INTERNAL_PROJECT_ID, updateProject, type ProjectRow } from "../services/projects.js";
 
+const TAGS = ["Projects"];
 const configOf = (project: ProjectRow) => renderProjectConfig(project.config_override as ConfigObject);
 
-/** `/projects/current` (every caller, public shape) and `/internal/projects/current` (admin, with the legacy config). */
-export function projectsRoutes() {
-  return new Hono<AppEnv>()
-    .get("/projects/current", async (c) => {
-      const { project } = requireAccess(c, ["client", "server", "admin"]);
-      return c.json(renderClientProjectRead(project, configOf(project)));
-    })
-    .get("/internal/projects/current", async (c) => {
-      const { project } = requireAccess(c, ["admin"]);
-      return c.json(renderAdminProjectRead(project, configOf(project)));
-    })
-    .patch("/internal/projects/current", async (c) => {
-      const { project } = requireAccess(c, ["admin"]);
-      const { body } = validate(c, { body: adminProjectUpdateBody });
+/**
+ * The current project (SPEC.md §3 "Project"): `GET /projects/current` for every caller (what a client may
+ * know, e.g. its sign-in methods), and `GET/PATCH/DELETE /internal/projects/current` for admins, with the
+ * legacy `config` sub-object.
+ */
+export const projectsRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/projects/current",
+    summary: "Read the current project",
+    description: "Display name and the sign-in methods a client may offer.",
+    tags: TAGS,
+    access: ["client", "server", "admin"],
+    response: { description: "The project, in the client's shape.", schema: clientProjectRead },
+    handler: (_c, { auth }) => renderClientProjectRead(auth.project, configOf(auth.project)),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/internal/projects/current",
+    summary: "Read the current project with its configuration",
+    tags: TAGS,
+    access: ["admin"],
+    response: { description: "The project with its legacy `config`.", schema: adminProjectRead },
+    handler: (_c, { auth }) => renderAdminProjectRead(auth.project, configOf(auth.project)),
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/internal/projects/current",
+    summary: "Update the current project",
+    description: "Omitted fields are left unchanged; lists in `config` (domains, OAuth providers, default permissions) replace the stored ones.",
+    tags: TAGS,
+    access: ["admin"],
+    request: { body: adminProjectUpdateBody },
+    response: { description: "The updated project.", schema: adminProjectRead },
+    handler: async (c, { auth, body }) => {
       const { config, ...fields } = body;
       const updated = await updateProject(
         c.get("deps").db,
-        project.id,
+        auth.project.id,
         {
           displayName: fields.display_name,
           description: fields.description,
@@ -37,20 +57,29 @@ export function projectsRoutes() {
         },
         config
           ? (stored) => {
-              const merged = overrideConfig(stored as ConfigObject, legacyConfigUpdateToOverride(config));
-              const check = validateProjectConfig(merged);
+              const check = applyLegacyConfigUpdate(stored as ConfigObject, config);
               if (!check.ok) throw new HTTPException(400, { message: check.error });
-              return merged;
+              return check.override;
             }
           : undefined,
       );
-      return c.json(renderAdminProjectRead(updated, configOf(updated)));
-    })
-    .delete("/internal/projects/current", async (c) => {
-      const { project } = requireAccess(c, ["admin"]);
+      return renderAdminProjectRead(updated, configOf(updated));
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/internal/projects/current",
+    summary: "Delete the current project",
+    description: "Deletes the project and everything it holds (users, teams, keys, configuration). The `internal` project cannot be deleted.",
+    tags: TAGS,
+    access: ["admin"],
+    response: { description: "Deleted.", schema: successResponse },
+    errors: [KnownErrors.ProjectNotFound],
+    handler: async (c, { auth }) => {
       // The internal project administers every other one; without it nobody could sign in to manage them.
-      if (project.id === INTERNAL_PROJECT_ID) throw new HTTPException(400, { message: "The internal project cannot be deleted." });
-      await deleteProject(c.get("deps").db, project.id);
-      return c.json({ success: true });
-    });
-}
+      if (auth.project.id === INTERNAL_PROJECT_ID) throw new HTTPException(400, { message: "The internal project cannot be deleted." });
+      await deleteProject(c.get("deps").db, auth.project.id);
+      return { success: true } as const;
+    },
+  }),
+];

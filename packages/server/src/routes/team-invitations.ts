@@ -1,58 +1,119 @@
-import { Hono } from "hono";
-import { CODE_VALID_RESPONSE, teamInvitationSendBody, teamInvitationTeamQuery, verificationCodeBody } from "@latchkey/protocol/schemas";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import {
+  CODE_VALID_RESPONSE,
+  successResponse,
+  teamInvitationAcceptResponse,
+  teamInvitationCheckResponse,
+  teamInvitationDetails,
+  teamInvitationIdParams,
+  teamInvitationListResponse,
+  teamInvitationSendBody,
+  teamInvitationSentResponse,
+  teamInvitationTeamQuery,
+  verificationCodeBody,
+} from "@latchkey/protocol/schemas";
+import { defineRoute } from "../http/route.js";
 import {
   acceptTeamInvitation,
   checkTeamInvitation,
   listTeamInvitations,
   revokeTeamInvitation,
   sendTeamInvitation,
-  teamInvitationDetails,
+  teamInvitationDetails as readInvitationDetails,
 } from "../services/team-invitations.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAGS = ["Teams"];
+const INVITER_ERRORS = [KnownErrors.TeamNotFound, KnownErrors.TeamMembershipNotFound, KnownErrors.TeamPermissionRequired, KnownErrors.UserAuthenticationRequired];
+const CODE_ERRORS = [KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeExpired, KnownErrors.VerificationCodeAlreadyUsed];
 
 /**
  * `/team-invitations/*` (SPEC.md §7 "Teams"): sending (a member with `$invite_members`, or a server),
  * listing and revoking a team's pending invitations, and the invited user's check, details and accept.
  */
-export function teamInvitationsRoutes() {
-  return new Hono<AppEnv>()
-    .post("/team-invitations/send-code", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { body } = validate(c, { body: teamInvitationSendBody });
+export const teamInvitationsRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/team-invitations/send-code",
+    summary: "Invite someone to a team",
+    description: "Mails `<callback_url>?code=…`. A client's user needs `$invite_members` in the team; the callback must be a trusted URL.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: teamInvitationSendBody },
+    response: { description: "Sent; the invitation's id.", schema: teamInvitationSentResponse },
+    errors: [...INVITER_ERRORS, KnownErrors.RedirectUrlNotWhitelisted],
+    handler: async (c, { auth, body }) => {
       const { id } = await sendTeamInvitation(c.get("deps"), auth, { teamId: body.team_id, email: body.email, callbackUrl: body.callback_url });
-      return c.json({ success: true, id }, 200);
-    })
-    .post("/team-invitations/accept/check-code", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { body } = validate(c, { body: verificationCodeBody });
+      return { success: true, id } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/team-invitations/accept/check-code",
+    summary: "Check a team invitation code",
+    description: "Whether the code can still be accepted; nothing changes.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: verificationCodeBody },
+    response: { description: "The code is valid.", schema: teamInvitationCheckResponse },
+    errors: CODE_ERRORS,
+    handler: async (c, { auth, body }) => {
       await checkTeamInvitation(c.get("deps").db, auth.project.id, body.code);
-      return c.json(CODE_VALID_RESPONSE, 200);
-    })
-    .post("/team-invitations/accept/details", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { body } = validate(c, { body: verificationCodeBody });
-      return c.json(await teamInvitationDetails(c.get("deps").db, auth, body.code), 200);
-    })
-    .post("/team-invitations/accept", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { body } = validate(c, { body: verificationCodeBody });
+      return CODE_VALID_RESPONSE;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/team-invitations/accept/details",
+    summary: "Read the team of an invitation code",
+    description: "For the signed-in user about to accept; the code stays usable.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: verificationCodeBody },
+    response: { description: "The team the code invites to.", schema: teamInvitationDetails },
+    errors: [...CODE_ERRORS, KnownErrors.UserAuthenticationRequired, KnownErrors.TeamNotFound],
+    handler: async (c, { auth, body }) => readInvitationDetails(c.get("deps").db, auth, body.code),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/team-invitations/accept",
+    summary: "Accept a team invitation",
+    description: "The signed-in user joins the team with the member default permissions; the code is then used up.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { body: verificationCodeBody },
+    response: { description: "Joined (an empty object).", schema: teamInvitationAcceptResponse },
+    errors: [...CODE_ERRORS, KnownErrors.UserAuthenticationRequired, KnownErrors.TeamNotFound],
+    handler: async (c, { auth, body }) => {
       await acceptTeamInvitation(c.get("deps").db, auth, body.code);
-      return c.json({}, 200);
-    })
-    .get("/team-invitations", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query } = validate(c, { query: teamInvitationTeamQuery });
-      const items = await listTeamInvitations(c.get("deps").db, auth, query.team_id);
-      return c.json({ items, is_paginated: false }, 200);
-    })
-    .delete("/team-invitations/:invitation_id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query } = validate(c, { query: teamInvitationTeamQuery });
-      await revokeTeamInvitation(c.get("deps").db, auth, { teamId: query.team_id, invitationId: c.req.param("invitation_id") });
-      return c.json({ success: true }, 200);
-    });
-}
+      return {};
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/team-invitations",
+    summary: "List a team's pending invitations",
+    description: "A client's user must be a member holding `$read_members` and `$invite_members` (the error names the first missing).",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { query: teamInvitationTeamQuery },
+    response: { description: "The pending invitations, oldest first.", schema: teamInvitationListResponse },
+    errors: INVITER_ERRORS,
+    handler: async (c, { auth, query }) => ({ items: await listTeamInvitations(c.get("deps").db, auth, query.team_id), is_paginated: false }) as const,
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/team-invitations/:invitation_id",
+    summary: "Revoke a team invitation",
+    description: "A client's user must be a member holding `$remove_members`. The invitation's link stops working.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: teamInvitationIdParams, query: teamInvitationTeamQuery },
+    response: { description: "Revoked.", schema: successResponse },
+    errors: INVITER_ERRORS,
+    handler: async (c, { auth, params, query }) => {
+      await revokeTeamInvitation(c.get("deps").db, auth, { teamId: query.team_id, invitationId: params.invitation_id });
+      return { success: true } as const;
+    },
+  }),
+];

@@ -1,31 +1,48 @@
-import { Hono } from "hono";
-import { teamMemberParams, teamMembershipCreateBody, type TeamMembershipRead } from "@latchkey/protocol/schemas";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { successResponse, teamMemberParams, teamMembershipCreateBody, teamMembershipRead, type TeamMembershipRead } from "@latchkey/protocol/schemas";
+import { defineRoute } from "../http/route.js";
 import { addTeamMember, removeTeamMember } from "../services/team-memberships.js";
 import { resolveUserId, teamActor } from "./team-route-helpers.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
+const TAGS = ["Teams"];
 
 /**
  * Team memberships (SPEC.md §7 "Teams"): `POST /team-memberships/{team_id}/{user_id}` (servers add
- * members) and `DELETE` (anyone leaves with `me`; a member with `$remove_members` removes others).
+ * members) and `DELETE` (anyone leaves with `me`; a member with `$remove_members` removes others). Adding a
+ * member never changes their selected team.
  */
-export function teamMembershipsRoutes() {
-  return new Hono<AppEnv>()
-    .post("/team-memberships/:team_id/:user_id", async (c) => {
-      const auth = requireAccess(c, SERVER_ACCESS);
-      const { params } = validate(c, { params: teamMemberParams, body: teamMembershipCreateBody });
+export const teamMembershipsRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/team-memberships/:team_id/:user_id",
+    summary: "Add a user to a team",
+    description: "The user joins with the project's member default permissions; their selected team stays as it was.",
+    tags: TAGS,
+    access: SERVER_ACCESS,
+    request: { params: teamMemberParams, body: teamMembershipCreateBody },
+    response: { status: 201, description: "The membership.", schema: teamMembershipRead },
+    errors: [KnownErrors.UserNotFound, KnownErrors.TeamNotFound, KnownErrors.TeamMembershipAlreadyExists, KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params }) => {
       const membership: TeamMembershipRead = { team_id: params.team_id.toLowerCase(), user_id: resolveUserId(auth, params.user_id) };
       await addTeamMember(c.get("deps").db, auth.project, membership.team_id, membership.user_id);
-      return c.json(membership, 201);
-    })
-    .delete("/team-memberships/:team_id/:user_id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { params } = validate(c, { params: teamMemberParams });
+      return membership;
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/team-memberships/:team_id/:user_id",
+    summary: "Remove a user from a team",
+    description: "Anyone may leave a team (`user_id=me`); a client removing someone else needs `$remove_members` in the team.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: teamMemberParams },
+    response: { description: "Removed.", schema: successResponse },
+    errors: [KnownErrors.UserNotFound, KnownErrors.TeamMembershipNotFound, KnownErrors.TeamPermissionRequired, KnownErrors.UserAuthenticationRequired, KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, params }) => {
       await removeTeamMember(c.get("deps").db, auth.project.id, teamActor(auth), params.team_id.toLowerCase(), resolveUserId(auth, params.user_id));
-      return c.json({ success: true }, 200);
-    });
-}
+      return { success: true } as const;
+    },
+  }),
+];

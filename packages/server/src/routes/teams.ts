@@ -1,72 +1,131 @@
-import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { teamClientCreateBody, teamClientUpdateBody, teamCreateQuery, teamIdParams, teamListQuery, teamServerCreateBody, teamServerUpdateBody } from "@latchkey/protocol/schemas";
+import {
+  successResponse,
+  teamClientCreateBody,
+  teamClientUpdateBody,
+  teamCreateQuery,
+  teamIdParams,
+  teamListQuery,
+  teamListResponse,
+  teamRead,
+  teamServerCreateBody,
+  teamServerUpdateBody,
+} from "@latchkey/protocol/schemas";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
-import { requireAccess } from "../http/auth.js";
-import type { AppEnv, RequestAuth } from "../http/context.js";
-import { validate } from "../http/validate.js";
+import type { RequestAuth } from "../http/context.js";
+import { defineRoute } from "../http/route.js";
 import { createTeam, deleteTeam, listTeams, readTeam, renderClientTeam, renderServerTeam, updateTeam, type TeamRow } from "../services/teams.js";
+import { checkProfileImageUrl } from "../services/profile-images.js";
 import { resolveUserId, teamActor } from "./team-route-helpers.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
+const TAGS = ["Teams"];
+const MEMBER_ERRORS = [KnownErrors.TeamMembershipNotFound, KnownErrors.UserAuthenticationRequired, KnownErrors.UserNotFound];
 
 /**
  * Teams (SPEC.md §7 "Teams"): `GET/POST /teams` and `GET/PATCH/DELETE /teams/{team_id}`, each caller
  * seeing its own shape. A client lists only its own teams (`user_id=me`), reads only teams it is in, and
- * creates teams only when the project allows it.
+ * creates teams only when the project allows it. Creating a team never changes anyone's selected team.
  */
-export function teamsRoutes() {
-  return new Hono<AppEnv>()
-    .post("/teams", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query, body } = auth.type === "client" ? validate(c, { query: teamCreateQuery, body: teamClientCreateBody }) : validate(c, { query: teamCreateQuery, body: teamServerCreateBody });
+export const teamsRoutes = [
+  defineRoute({
+    method: "post",
+    path: "/teams",
+    summary: "Create a team",
+    description:
+      "A client creates a team only when the project allows it, and always joins it with the creator's default permissions; " +
+      "a server names the creator (`creator_user_id`) or none. The creator's selected team is left as it was.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { query: teamCreateQuery, body: teamServerCreateBody },
+    clientRequest: { query: teamCreateQuery, body: teamClientCreateBody },
+    response: { status: 201, description: "The new team, in the caller's shape.", schema: teamRead },
+    errors: [KnownErrors.UserNotFound, KnownErrors.UserAuthenticationRequired, KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, query, body }) => {
       const creatorUserId = creatorOf(auth, body.creator_user_id, query.add_current_user);
       const team = await createTeam(c.get("deps").db, auth.project, {
         displayName: body.display_name,
-        profileImageUrl: body.profile_image_url,
+        // A client may send only an image (issue 13 §2): anything else is refused before the write.
+        profileImage: checkProfileImageUrl(body.profile_image_url, { publicUrl: c.get("deps").env.publicUrl, uploadsOnly: auth.type === "client" }),
         clientMetadata: body.client_metadata,
         clientReadOnlyMetadata: "client_read_only_metadata" in body ? body.client_read_only_metadata : undefined,
         serverMetadata: "server_metadata" in body ? body.server_metadata : undefined,
         creatorUserId,
       });
-      return c.json(renderFor(auth, team), 201);
-    })
-    .get("/teams", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { query } = validate(c, { query: teamListQuery });
+      return renderFor(auth, team);
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/teams",
+    summary: "List teams",
+    description: "A client lists the teams of its own user (`user_id=me`); a server lists every team, or a user's.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { query: teamListQuery },
+    response: { description: "The teams, oldest first.", schema: teamListResponse },
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser],
+    handler: async (c, { auth, query }) => {
       const userId = query.user_id === undefined ? undefined : resolveUserId(auth, query.user_id);
       if (auth.type === "client" && (userId === undefined || userId !== auth.user?.id)) {
         throw new HTTPException(403, { message: 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user' });
       }
       const teams = await listTeams(c.get("deps").db, auth.project.id, userId);
-      return c.json({ items: teams.map((team) => renderFor(auth, team)), is_paginated: false }, 200);
-    })
-    .get("/teams/:team_id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { params } = validate(c, { params: teamIdParams });
-      const team = await readTeam(c.get("deps").db, auth.project.id, teamActor(auth), params.team_id.toLowerCase());
-      return c.json(renderFor(auth, team), 200);
-    })
-    .patch("/teams/:team_id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { params, body } = auth.type === "client" ? validate(c, { params: teamIdParams, body: teamClientUpdateBody }) : validate(c, { params: teamIdParams, body: teamServerUpdateBody });
+      return { items: teams.map((team) => renderFor(auth, team)), is_paginated: false } as const;
+    },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/teams/:team_id",
+    summary: "Read a team",
+    description: "A client reads only a team its user is a member of.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: teamIdParams },
+    response: { description: "The team, in the caller's shape.", schema: teamRead },
+    errors: [KnownErrors.TeamNotFound, ...MEMBER_ERRORS],
+    handler: async (c, { auth, params }) => renderFor(auth, await readTeam(c.get("deps").db, auth.project.id, teamActor(auth), params.team_id.toLowerCase())),
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/teams/:team_id",
+    summary: "Update a team",
+    description: "A client's user needs `$update_team` in the team. Omitted fields stay as they are.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: teamIdParams, body: teamServerUpdateBody },
+    clientRequest: { params: teamIdParams, body: teamClientUpdateBody },
+    response: { description: "The updated team, in the caller's shape.", schema: teamRead },
+    errors: [KnownErrors.TeamNotFound, KnownErrors.TeamPermissionRequired, ...MEMBER_ERRORS],
+    handler: async (c, { auth, params, body }) => {
       const team = await updateTeam(c.get("deps").db, auth.project.id, teamActor(auth), params.team_id.toLowerCase(), {
         displayName: body.display_name,
-        profileImageUrl: body.profile_image_url,
+        // A client may send only an image (issue 13 §2): anything else is refused before the write.
+        profileImage: checkProfileImageUrl(body.profile_image_url, { publicUrl: c.get("deps").env.publicUrl, uploadsOnly: auth.type === "client" }),
         clientMetadata: body.client_metadata,
         clientReadOnlyMetadata: "client_read_only_metadata" in body ? body.client_read_only_metadata : undefined,
         serverMetadata: "server_metadata" in body ? body.server_metadata : undefined,
       });
-      return c.json(renderFor(auth, team), 200);
-    })
-    .delete("/teams/:team_id", async (c) => {
-      const auth = requireAccess(c, ANY_ACCESS);
-      const { params } = validate(c, { params: teamIdParams });
+      return renderFor(auth, team);
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/teams/:team_id",
+    summary: "Delete a team",
+    description: "A client's user needs `$delete_team` in the team. Its memberships and pending invitations go with it.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: teamIdParams },
+    response: { description: "Deleted.", schema: successResponse },
+    errors: [KnownErrors.TeamNotFound, KnownErrors.TeamPermissionRequired, ...MEMBER_ERRORS],
+    handler: async (c, { auth, params }) => {
       await deleteTeam(c.get("deps").db, auth.project.id, teamActor(auth), params.team_id.toLowerCase());
-      return c.json({ success: true }, 200);
-    });
-}
+      return { success: true } as const;
+    },
+  }),
+];
 
 function renderFor(auth: RequestAuth, team: TeamRow) {
   return auth.type === "client" ? renderClientTeam(team) : renderServerTeam(team);

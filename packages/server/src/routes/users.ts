@@ -18,7 +18,7 @@ import { renderProjectConfig, type ConfigObject } from "../config/project-config
 import { hashPassword, isSupportedPasswordHash } from "../crypto/passwords.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { defineRoute } from "../http/route.js";
-import { assertPasswordRequirements } from "../services/password-auth.js";
+import { checkProfileImageUrl } from "../services/profile-images.js";
 import {
   createUser,
   deleteUser,
@@ -98,18 +98,18 @@ export const usersRoutes = [
     access: SERVER_ACCESS,
     request: { body: userServerCreateBody },
     response: { status: 201, description: "The new user.", schema: userServerRead },
-    errors: [KnownErrors.UserWithEmailAlreadyExists, KnownErrors.OAuthProviderNotFoundOrNotEnabled, KnownErrors.PasswordTooShort],
+    errors: [KnownErrors.UserWithEmailAlreadyExists, KnownErrors.OAuthProviderNotFoundOrNotEnabled],
     handler: async (c, { auth, body }) => {
       if (body.primary_email_auth_enabled && !body.primary_email) throw new HTTPException(400, { message: "primary_email_auth_enabled cannot be true without primary_email" });
       if (body.primary_email_verified && !body.primary_email) throw new HTTPException(400, { message: "primary_email_verified cannot be true without primary_email" });
       // TODO(OAuth sign-in issue): link the given provider accounts; until then no provider can be linked.
       if (body.oauth_providers && body.oauth_providers.length > 0) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
       const passwordHash = await passwordHashOf(body);
-      const { db } = c.get("deps");
+      const { db, env } = c.get("deps");
       // Servers create users even when sign-up is disabled (SPEC.md §6).
       const user = await createUser(db, auth.project, {
         displayName: body.display_name,
-        profileImageUrl: body.profile_image_url,
+        profileImage: checkProfileImageUrl(body.profile_image_url, { publicUrl: env.publicUrl, uploadsOnly: false }),
         clientMetadata: body.client_metadata,
         clientReadOnlyMetadata: body.client_read_only_metadata,
         serverMetadata: body.server_metadata,
@@ -123,7 +123,9 @@ export const usersRoutes = [
         passkeyAuthEnabled: body.passkey_auth_enabled,
         isAnonymous: body.is_anonymous,
       });
-      return renderServerUser(await loadUserRecord(db, auth.project.id, user.id));
+      // The protocol renders the new user before its personal team exists: no selected team in this answer,
+      // though every later read shows it.
+      return { ...renderServerUser(await loadUserRecord(db, auth.project.id, user.id)), selected_team: null, selected_team_id: null };
     },
   }),
   defineRoute({
@@ -215,10 +217,8 @@ async function passwordHashOf(body: Pick<UserServerUpdateBody, "password" | "pas
     throw new HTTPException(400, { message: "Cannot set both password and password_hash at the same time." });
   }
   if (body.password === null) return null;
-  if (body.password !== undefined) {
-    assertPasswordRequirements(body.password);
-    return hashPassword(body.password);
-  }
+  // No lower bound on a password a server sets, as in the protocol (the schema bounds it at 70).
+  if (body.password !== undefined) return hashPassword(body.password);
   if (body.password_hash !== undefined) {
     if (!isSupportedPasswordHash(body.password_hash)) {
       throw new HTTPException(400, { message: "Invalid password hash. Make sure it's a supported algorithm in Modular Crypt Format." });
@@ -234,14 +234,15 @@ function totpSecretOf(base64: string | null | undefined): Uint8Array | null | un
 
 /** Validated update body (server shape; a client's is a subset) → the stored user's new record. */
 async function applyUpdate(c: Context<AppEnv>, auth: RequestAuth, userId: string, body: Partial<UserServerUpdateBody>): Promise<UserRecord> {
-  const { db } = c.get("deps");
+  const { db, env } = c.get("deps");
   const before = await loadUserRecord(db, auth.project.id, userId);
   const emailAfter = body.primary_email !== undefined ? body.primary_email : before.primaryEmail?.value ?? null;
   if (body.primary_email_auth_enabled && emailAfter === null) throw new HTTPException(400, { message: "primary_email_auth_enabled cannot be true without primary_email" });
   if (body.primary_email_verified && emailAfter === null) throw new HTTPException(400, { message: "primary_email_verified cannot be true without primary_email" });
   const update: UserUpdate = {
     displayName: body.display_name,
-    profileImageUrl: body.profile_image_url,
+    // A client may send only an image (issue 13 §2): anything else is refused before the update.
+    profileImage: checkProfileImageUrl(body.profile_image_url, { publicUrl: env.publicUrl, uploadsOnly: auth.type === "client" }),
     clientMetadata: body.client_metadata,
     clientReadOnlyMetadata: body.client_read_only_metadata,
     serverMetadata: body.server_metadata,

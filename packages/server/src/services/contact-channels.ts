@@ -11,12 +11,15 @@ import type { Executor } from "./verification-codes.js";
  * A user's contact channels (SPEC.md §3 "Contact channel"): email addresses, at most one of them primary
  * (the user's primary email is read from it, see user-read.ts), any of them usable to sign in.
  *
- * Two rules are the database's to keep, so concurrent requests cannot break them:
+ * Three rules are the database's to keep, so concurrent requests cannot break them:
  * - `contact_channels_one_primary`: one primary channel per user. Every write to a user's channels first
  *   locks the user's row, so "demote the old primary, promote the new one" never interleaves with another.
  * - `contact_channels_auth_value`: a value signs in to one account of a project. Checked first for a clear
  *   answer; a concurrent writer that slips past the check is stopped by the index, and its violation is
  *   answered with the same CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE.
+ * - `unique (user_id, type, value)`: a user has an address once. Checked before the rule above, so a user
+ *   adding an address they already sign in with hears "Contact channel already exists", as the protocol
+ *   answers, not that someone else uses it.
  */
 
 export type ContactChannelRow = Selectable<ContactChannelsTable>;
@@ -75,6 +78,7 @@ export async function createContactChannel(db: Db, projectId: string, input: New
   return withChannelErrors(input.type, () => input.value, () =>
     db.transaction().execute(async (trx) => {
       if (!(await lockUser(trx, projectId, input.userId))) throw new KnownErrors.UserIdDoesNotExist(input.userId);
+      await assertUserHasNoSuchValue(trx, input.userId, input.type, input.value);
       if (input.usedForAuth) await assertAuthValueFree(trx, projectId, input.type, input.value);
       if (input.isPrimary) await demotePrimary(trx, input.userId, input.type);
       return trx
@@ -122,6 +126,7 @@ export async function updateContactChannel(
       const value = patch.value ?? current.value;
       attemptedValue = value;
       const valueChanged = value !== current.value;
+      if (valueChanged) await assertUserHasNoSuchValue(trx, userId, current.type, value);
       const usedForAuth = patch.usedForAuth ?? current.used_for_auth;
       if (usedForAuth && (valueChanged || !current.used_for_auth)) await assertAuthValueFree(trx, projectId, current.type, value, current.id);
       if (patch.isPrimary && !current.is_primary) await demotePrimary(trx, userId, current.type);
@@ -159,6 +164,11 @@ async function lockUser(trx: Transaction<Database>, projectId: string, userId: s
   return user !== undefined;
 }
 
+async function assertUserHasNoSuchValue(trx: Executor, userId: string, type: ContactChannelType, value: string): Promise<void> {
+  const existing = await trx.selectFrom("contact_channels").select("id").where("user_id", "=", userId).where("type", "=", type).where("value", "=", value).executeTakeFirst();
+  if (existing) throw contactChannelExists();
+}
+
 async function assertAuthValueFree(trx: Executor, projectId: string, type: ContactChannelType, value: string, exceptChannelId?: string): Promise<void> {
   let query = trx
     .selectFrom("contact_channels")
@@ -181,8 +191,10 @@ async function withChannelErrors<T>(type: ContactChannelType, value: () => strin
     return await run();
   } catch (error) {
     if (isUniqueViolation(error, AUTH_VALUE_INDEX)) throw new KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse(type, value());
-    // The protocol has no known error for a user adding the same address twice; it is a plain 400.
-    if (isUniqueViolation(error, SAME_USER_VALUE_INDEX)) throw new HTTPException(400, { message: "This user already has a contact channel with this value." });
+    if (isUniqueViolation(error, SAME_USER_VALUE_INDEX)) throw contactChannelExists();
     throw error;
   }
 }
+
+// The protocol has no known error for a user adding the same address twice; it is a plain 400.
+const contactChannelExists = () => new HTTPException(400, { message: "Contact channel already exists" });

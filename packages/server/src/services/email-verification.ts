@@ -1,5 +1,4 @@
 import { HTTPException } from "hono/http-exception";
-import { KnownErrors } from "@latchkey/protocol/errors";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
@@ -74,15 +73,16 @@ export async function sendSignUpEmailVerification(deps: MailDeps, project: Proje
 
 /**
  * Uses a verification code: the channel it names becomes verified, in the same transaction, so the code is
- * used only if that happens. EMAIL_ALREADY_VERIFIED when the channel was verified already (the code stays
- * unused), a plain 400 when the channel is gone; the verification-code errors otherwise.
+ * used only if that happens. A channel verified already (by another link, or a server) takes an unused code
+ * as the protocol does: the code is used and the answer is a success; only a used code is refused
+ * (VERIFICATION_CODE_ALREADY_USED). A plain 400 when the channel is gone; the verification-code errors otherwise.
  */
 export async function verifyEmailWithCode(db: Db, projectId: string, code: string): Promise<void> {
   await useVerificationCode(db, { projectId, purpose: PURPOSE, code }, async (data, trx) => {
     const { user_id: userId, email } = data as EmailVerificationData;
     const channel = await trx
       .selectFrom("contact_channels")
-      .select(["id", "is_verified"])
+      .select("id")
       .where("project_id", "=", projectId)
       .where("user_id", "=", userId)
       .where("type", "=", "email")
@@ -91,8 +91,7 @@ export async function verifyEmailWithCode(db: Db, projectId: string, code: strin
       .executeTakeFirst();
     // The address was removed from the user (or changed) after the mail was sent.
     if (!channel) throw new HTTPException(400, { message: "Contact channel not found. Was your contact channel deleted?" });
-    if (channel.is_verified) throw new KnownErrors.EmailAlreadyVerified();
-    await trx.updateTable("contact_channels").set({ is_verified: true }).where("id", "=", channel.id).execute();
+    await trx.updateTable("contact_channels").set({ is_verified: true }).where("id", "=", channel.id).where("is_verified", "=", false).execute();
   });
 }
 

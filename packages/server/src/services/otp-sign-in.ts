@@ -10,6 +10,7 @@ import { codeLink } from "../email/templates.js";
 import type { AppDeps } from "./deps.js";
 import type { ProjectRow } from "./projects.js";
 import { throwingMfaAfterCommit } from "./mfa-gate.js";
+import { sendTiming } from "./send-timing.js";
 import { createUser } from "./users.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
 
@@ -80,12 +81,16 @@ export async function sendSignInCode(deps: AppDeps, project: ProjectRow, input: 
     kind: "otp",
     email: input.email,
   });
-  await sendEmail(deps, project, {
-    to: input.email,
-    template: "magic_link",
-    variables: { magicLink: codeLink(input.callbackUrl, created.code), otp: created.otp },
-    userId: account?.user_id,
-  });
+  // Handed to the mail server before the answer, whether or not an account exists (a new address signs up
+  // with the code), so both cases take a real send's time; the duration feeds services/send-timing.ts.
+  await sendTiming.timedSend(project, () =>
+    sendEmail(deps, project, {
+      to: input.email,
+      template: "magic_link",
+      variables: { magicLink: codeLink(input.callbackUrl, created.code), otp: created.otp },
+      userId: account?.user_id,
+    }),
+  );
   return { nonce: created.nonce };
 }
 

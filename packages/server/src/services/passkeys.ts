@@ -14,7 +14,7 @@ import {
   type WebAuthnCredential,
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { decodeClientDataJSON, isoBase64URL } from "@simplewebauthn/server/helpers";
+import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import { isLocalhost, isUrlUnderTrustedDomain, trustedDomainBaseUrls } from "../config/trusted-domains.js";
 import type { Db } from "../db/connect.js";
@@ -76,17 +76,34 @@ function relyingPartyFor(config: ProjectConfig, origin: string): RelyingParty | 
   return trusted ? { origin, rpId } : undefined;
 }
 
+/**
+ * The origin the browser wrote into a response's client data. Read leniently, as the protocol does: base64url
+ * or padded standard base64. Undefined when it cannot be read.
+ */
+function clientDataOrigin(clientDataJSON: unknown): string | undefined {
+  if (typeof clientDataJSON !== "string") return undefined;
+  try {
+    const clientData: unknown = JSON.parse(Buffer.from(clientDataJSON, "base64").toString("utf8"));
+    const origin = (clientData as { origin?: unknown } | null)?.origin;
+    return typeof origin === "string" ? origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A binary field of a credential in base64url, whichever base64 alphabet (and padding) the client used. */
+function asBase64Url(value: unknown): unknown {
+  return typeof value === "string" ? Buffer.from(value, "base64").toString("base64url") : value;
+}
+
 /** The RP of a completed ceremony: from the page's Origin header, else from the signed client data. */
 function relyingPartyOfCeremony(config: ProjectConfig, pageOrigin: string | undefined, clientDataJSON: string, fail: (message: string) => KnownError): RelyingParty {
   let origin = pageOrigin;
   if (origin === undefined) {
-    try {
-      origin = decodeClientDataJSON(clientDataJSON).origin;
-    } catch {
-      throw fail("The client data of the passkey response could not be read");
-    }
+    origin = clientDataOrigin(clientDataJSON);
+    if (origin === undefined) throw fail("The client data of the passkey response could not be read");
   }
-  const rp = typeof origin === "string" ? relyingPartyFor(config, origin) : undefined;
+  const rp = relyingPartyFor(config, origin);
   if (!rp) throw fail(`The origin ${JSON.stringify(origin)} is not a trusted domain of this project`);
   return rp;
 }
@@ -108,8 +125,18 @@ export interface PasskeyUser {
   displayName: string | null;
 }
 
+/**
+ * The challenge of a new ceremony: random, or `MOCK` when the environment asks for the protocol's fixed test
+ * challenge (STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING, dev mode only), so that client test suites
+ * written for the protocol's server, with credentials recorded for it, run unchanged.
+ */
+function challengeFor(env: Env): string | undefined {
+  // A string challenge is taken as UTF-8 bytes: the options carry base64url("MOCK"), as the protocol's do.
+  return env.devMode && env.hardcodedPasskeyChallenge ? "MOCK" : undefined;
+}
+
 /** `initiate-passkey-registration`: options for `navigator.credentials.create()` and the code of their challenge. */
-export async function initiatePasskeyRegistration(db: Db, project: ProjectRow, user: PasskeyUser, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
+export async function initiatePasskeyRegistration(db: Db, env: Env, project: ProjectRow, user: PasskeyUser, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
   const config = requirePasskeysEnabled(project);
   checkInitiatingPage(config, pageOrigin, registrationFailed);
   const userHandle = new TextEncoder().encode(user.id);
@@ -123,28 +150,43 @@ export async function initiatePasskeyRegistration(db: Db, project: ProjectRow, u
     attestationType: "none",
     // Discoverable credentials: sign-in asks for "any passkey of this site" (no allowCredentials list).
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
+    challenge: challengeFor(env),
   });
+  // The protocol's options carry no `hints` (newer WebAuthn libraries add an empty list).
+  const { hints: _hints, ...optionsJson } = options;
   const code = await storePasskeyChallenge(db, { projectId: project.id, ceremony: "registration", challenge: options.challenge, userId: user.id });
-  return { options_json: options as unknown as Record<string, unknown>, code };
+  return { options_json: optionsJson as unknown as Record<string, unknown>, code };
 }
 
-/** `register`: verifies the new credential against its challenge and makes it the user's passkey. */
+const ORIGIN_NOT_ALLOWED = "Passkey registration failed because the origin is not allowed";
+
+/**
+ * `register`: verifies the new credential against its challenge and makes it the user's passkey. The
+ * credential is free-form JSON, as in the protocol: first its client data's origin must be a page the project
+ * trusts (checked before the code, as the protocol does), then the WebAuthn verification decides the rest.
+ */
 export async function registerPasskey(
   db: Db,
   project: ProjectRow,
   userId: string,
-  input: { credential: RegistrationResponseJSON; code: string; pageOrigin: string | undefined },
+  input: { credential: unknown; code: string; pageOrigin: string | undefined },
 ): Promise<PasskeyRegisterResponse> {
   const config = requirePasskeysEnabled(project);
+  const response = registrationCredentialOf(input.credential);
+  const origin = clientDataOrigin(response.response.clientDataJSON);
+  if (origin === undefined) throw registrationFailed("Passkey registration failed because the client data of the credential could not be read");
+  if (!relyingPartyFor(config, origin)) throw registrationFailed(ORIGIN_NOT_ALLOWED);
   const stored = await consumePasskeyChallenge(db, { projectId: project.id, ceremony: "registration", code: input.code });
   // Another user's registration code does not exist for this one.
   if (stored.userId !== userId) throw new KnownErrors.VerificationCodeNotFound();
-  const rp = relyingPartyOfCeremony(config, input.pageOrigin, input.credential.response.clientDataJSON, registrationFailed);
+  // The page that sent the request (when the browser says) is the RP; its client data must name it too.
+  const rp = relyingPartyFor(config, input.pageOrigin ?? origin);
+  if (!rp) throw registrationFailed(ORIGIN_NOT_ALLOWED);
 
   let registration;
   try {
     const verified = await verifyRegistrationResponse({
-      response: input.credential,
+      response,
       expectedChallenge: stored.challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.rpId,
@@ -184,11 +226,30 @@ export async function registerPasskey(
   return { user_handle: credential.id };
 }
 
+/**
+ * A registration credential as the WebAuthn verification takes it, from whatever JSON the client sent: binary
+ * fields of the response in base64url whichever base64 they came in. Anything that is not even shaped like a
+ * credential is PASSKEY_REGISTRATION_FAILED.
+ */
+function registrationCredentialOf(credential: unknown): RegistrationResponseJSON {
+  const value = credential as { response?: Record<string, unknown> } | null;
+  if (typeof value !== "object" || value === null || typeof value.response !== "object" || value.response === null) {
+    throw registrationFailed("Passkey registration failed because the credential is not a WebAuthn registration response");
+  }
+  const response = { ...value.response, clientDataJSON: asBase64Url(value.response.clientDataJSON), attestationObject: asBase64Url(value.response.attestationObject) };
+  return { clientExtensionResults: {}, ...value, response } as unknown as RegistrationResponseJSON;
+}
+
 /** `initiate-passkey-authentication`: options for `navigator.credentials.get()` and the code of their challenge. */
-export async function initiatePasskeyAuthentication(db: Db, project: ProjectRow, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
+export async function initiatePasskeyAuthentication(db: Db, env: Env, project: ProjectRow, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
   const config = requirePasskeysEnabled(project);
   checkInitiatingPage(config, pageOrigin, authenticationFailed);
-  const options = await generateAuthenticationOptions({ rpID: PASSKEY_RP_ID_SENTINEL, userVerification: "preferred", allowCredentials: [] });
+  const options = await generateAuthenticationOptions({
+    rpID: PASSKEY_RP_ID_SENTINEL,
+    userVerification: "preferred",
+    allowCredentials: [],
+    challenge: challengeFor(env),
+  });
   const code = await storePasskeyChallenge(db, { projectId: project.id, ceremony: "authentication", challenge: options.challenge, userId: null });
   return { options_json: options as unknown as Record<string, unknown>, code };
 }

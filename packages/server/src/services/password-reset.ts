@@ -8,6 +8,7 @@ import { codeLink } from "../email/templates.js";
 import type { AppDeps } from "./deps.js";
 import { assertPasswordRequirements } from "./password-auth.js";
 import type { ProjectRow } from "./projects.js";
+import { sendTiming } from "./send-timing.js";
 import { revokeUserSessions } from "./sessions.js";
 import { findUserByAuthEmail } from "./users.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode } from "./verification-codes.js";
@@ -38,7 +39,8 @@ function requirePasswordAuth(project: ProjectRow): ProjectConfig {
  * Sends a reset link when an account signs in with `email`; answers the same way either way. So that
  * nothing tells the two cases apart, both do the same work: the callback URL is checked first, the send
  * throttle counts every address, a code is stored for both (one nobody will ever receive for an unknown
- * address), and the mail is delivered after the answer, so SMTP time is not part of the response time.
+ * address). The mail is handed to the mail server before this returns; for an unknown address it instead
+ * waits about as long as that would have taken (services/send-timing.ts).
  */
 export async function sendPasswordResetCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<void> {
   const config = requirePasswordAuth(project);
@@ -54,14 +56,11 @@ export async function sendPasswordResetCode(deps: AppDeps, project: ProjectRow, 
     kind: "link",
     email: input.email,
   });
-  if (!user) return;
+  if (!user) return sendTiming.waitLikeASend(project);
   const variables: Record<string, string> = { passwordResetLink: codeLink(input.callbackUrl, created.code) };
   if (user.display_name) variables.userDisplayName = user.display_name;
-  // Not awaited on purpose (see above). sendEmail records its own delivery failures; this catches only
-  // what it cannot record (the database going away), so no rejection is left unhandled.
-  void sendEmail(deps, project, { to: input.email, template: "password_reset", variables, userId: user.id }).catch((error: unknown) => {
-    deps.log.error({ err: error, projectId: project.id }, "password reset email could not be sent");
-  });
+  // A delivery failure does not throw (sendEmail records it): the answer stays the same.
+  await sendTiming.timedSend(project, () => sendEmail(deps, project, { to: input.email, template: "password_reset", variables, userId: user.id }));
 }
 
 /** Whether a reset code can be used (VERIFICATION_CODE_* errors otherwise); nothing changes. Like the protocol's, it looks only at the code. */

@@ -1,7 +1,7 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import type { ProjectApiKeyCreated, ProjectApiKeyRead } from "@latchkey/protocol/schemas";
 import { HTTPException } from "hono/http-exception";
-import type { Selectable } from "kysely";
+import type { Selectable, Updateable } from "kysely";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { createProjectApiKey, parseProjectApiKey, type ApiKeyOwnerType } from "../crypto/project-api-key-format.js";
 import { hashesEqual, hashSecret } from "../crypto/secrets.js";
@@ -22,8 +22,8 @@ const MANAGE_TEAM_KEYS = "$manage_api_keys";
 
 export interface KeyOwner {
   type: ApiKeyOwnerType;
-  /** The user's or team's id as the caller named it (`me`, or nothing from a client, for its own user). */
-  id: string | undefined;
+  /** The user's or team's id as the caller named it (`me` for the signed-in user). */
+  id: string;
 }
 
 function requireEnabled(auth: RequestAuth, type: ApiKeyOwnerType): void {
@@ -33,34 +33,39 @@ function requireEnabled(auth: RequestAuth, type: ApiKeyOwnerType): void {
 }
 
 /**
- * The owner the caller may manage keys of: a server or admin any user or team of the project; a client its
- * own user, or a team it belongs to holding `$manage_api_keys` (the protocol's errors otherwise).
+ * How a client is refused a team's keys: creating answers API_KEY_NOT_FOUND whether or not the client's
+ * user is in the team (the protocol's answer), the other operations the membership or permission error.
  */
-async function resolveOwner(db: Db, auth: RequestAuth, owner: KeyOwner): Promise<string> {
+type RefusedTeam = "notFound" | "permissionErrors";
+
+/**
+ * The owner the caller may manage keys of: a server or admin any user or team of the project; a client its
+ * own user (anyone else's: the protocol's plain 403), or a team it belongs to holding `$manage_api_keys`.
+ * `refusedTeam` is what a client gets for a team it may not manage keys of.
+ */
+async function resolveOwner(db: Db, auth: RequestAuth, owner: KeyOwner, refusedTeam: RefusedTeam = "permissionErrors"): Promise<string> {
   requireEnabled(auth, owner.type);
   if (owner.type === "user") {
-    // The routes require the owner field, except a client's user, which defaults to itself.
-    const named = owner.id ?? "me";
-    if (named === "me") {
+    if (owner.id === "me") {
       if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
       return auth.user.id;
     }
-    if (auth.type === "client" && named.toLowerCase() !== auth.user?.id) {
-      throw new HTTPException(403, { message: "Client can only manage their own API keys." });
+    if (auth.type === "client" && owner.id.toLowerCase() !== auth.user?.id) {
+      throw new HTTPException(403, { message: "Client can only manage their own api keys" });
     }
-    const user = UUID.test(named) ? await db.selectFrom("users").select("id").where("project_id", "=", auth.project.id).where("id", "=", named.toLowerCase()).executeTakeFirst() : undefined;
+    const user = UUID.test(owner.id) ? await db.selectFrom("users").select("id").where("project_id", "=", auth.project.id).where("id", "=", owner.id.toLowerCase()).executeTakeFirst() : undefined;
     if (!user) throw new KnownErrors.UserNotFound();
     return user.id;
   }
-  const teamId = owner.id ?? "";
+  const teamId = owner.id;
   const team = UUID.test(teamId) ? await db.selectFrom("teams").select("id").where("project_id", "=", auth.project.id).where("id", "=", teamId.toLowerCase()).executeTakeFirst() : undefined;
   if (auth.type === "client") {
     if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
     const member = team && (await db.selectFrom("team_members").select("user_id").where("team_id", "=", team.id).where("user_id", "=", auth.user.id).executeTakeFirst());
+    const allowed = member && (await hasTeamPermission(db, auth.project.id, team.id, auth.user.id, MANAGE_TEAM_KEYS));
+    if (!allowed && refusedTeam === "notFound") throw new KnownErrors.ApiKeyNotFound();
     if (!team || !member) throw new KnownErrors.TeamMembershipNotFound(teamId, auth.user.id);
-    if (!(await hasTeamPermission(db, auth.project.id, team.id, auth.user.id, MANAGE_TEAM_KEYS))) {
-      throw new KnownErrors.TeamPermissionRequired(team.id, auth.user.id, MANAGE_TEAM_KEYS);
-    }
+    if (!allowed) throw new KnownErrors.TeamPermissionRequired(team.id, auth.user.id, MANAGE_TEAM_KEYS);
   }
   if (!team) throw new KnownErrors.TeamNotFound(teamId);
   return team.id;
@@ -74,7 +79,7 @@ export async function createApiKey(
   owner: KeyOwner,
   input: { description: string; expiresAtMillis: number | null; isPublic: boolean },
 ): Promise<ProjectApiKeyCreated> {
-  const ownerId = await resolveOwner(db, auth, owner);
+  const ownerId = await resolveOwner(db, auth, owner, "notFound");
   const id = crypto.randomUUID();
   const key = createProjectApiKey({ id, type: owner.type, isPublic: input.isPublic });
   const row = await db
@@ -94,10 +99,10 @@ export async function createApiKey(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const { value: _lastFour, ...read } = renderApiKey(row);
-  return { ...read, value: key };
+  return { ...renderApiKey(row), value: key };
 }
 
+/** The owner's keys, newest first (as the protocol lists them). */
 export async function listApiKeys(db: Db, auth: RequestAuth, owner: KeyOwner): Promise<ProjectApiKeyRead[]> {
   const ownerId = await resolveOwner(db, auth, owner);
   const rows = await db
@@ -105,43 +110,45 @@ export async function listApiKeys(db: Db, auth: RequestAuth, owner: KeyOwner): P
     .selectAll()
     .where("project_id", "=", auth.project.id)
     .where(ownerColumn(owner.type), "=", ownerId)
-    .orderBy("created_at")
-    .orderBy("id")
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
     .execute();
   return rows.map(renderApiKey);
 }
 
-async function ownedKey(db: Db, auth: RequestAuth, owner: KeyOwner, keyId: string): Promise<KeyRow> {
-  const ownerId = await resolveOwner(db, auth, owner);
-  const row = UUID.test(keyId)
-    ? await db
-        .selectFrom("project_api_keys")
-        .selectAll()
-        .where("project_id", "=", auth.project.id)
-        .where(ownerColumn(owner.type), "=", ownerId)
-        .where("id", "=", keyId.toLowerCase())
-        .executeTakeFirst()
-    : undefined;
+/**
+ * One key the caller may manage. With an owner named, the key must be theirs; without one (the protocol
+ * makes the owner optional when reading one key) the key is found by its id and its own owner is checked.
+ */
+async function ownedKey(db: Db, auth: RequestAuth, type: ApiKeyOwnerType, ownerId: string | undefined, keyId: string): Promise<KeyRow> {
+  let query = db.selectFrom("project_api_keys").selectAll().where("project_id", "=", auth.project.id).where("type", "=", type);
+  if (ownerId !== undefined) query = query.where(ownerColumn(type), "=", await resolveOwner(db, auth, { type, id: ownerId }));
+  else requireEnabled(auth, type);
+  const row = UUID.test(keyId) ? await query.where("id", "=", keyId.toLowerCase()).executeTakeFirst() : undefined;
   if (!row) throw new KnownErrors.ApiKeyNotFound();
+  if (ownerId === undefined) await resolveOwner(db, auth, { type, id: (type === "user" ? row.user_id : row.team_id)! });
   return row;
 }
 
-export async function getApiKey(db: Db, auth: RequestAuth, owner: KeyOwner, keyId: string): Promise<ProjectApiKeyRead> {
-  return renderApiKey(await ownedKey(db, auth, owner, keyId));
+export async function getApiKey(db: Db, auth: RequestAuth, type: ApiKeyOwnerType, ownerId: string | undefined, keyId: string): Promise<ProjectApiKeyRead> {
+  return renderApiKey(await ownedKey(db, auth, type, ownerId, keyId));
 }
 
-export async function updateApiKey(db: Db, auth: RequestAuth, owner: KeyOwner, keyId: string, update: { description?: string; revoked?: true }): Promise<ProjectApiKeyRead> {
-  const current = await ownedKey(db, auth, owner, keyId);
-  const row = await db
-    .updateTable("project_api_keys")
-    .set({
-      ...(update.description !== undefined ? { description: update.description } : {}),
-      // Revoking twice keeps the first revocation time.
-      ...(update.revoked && !current.manually_revoked_at ? { manually_revoked_at: new Date() } : {}),
-    })
-    .where("id", "=", current.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** Changes the description or revokes the key. Revoking a revoked key changes nothing: it keeps its first revocation time. */
+export async function updateApiKey(
+  db: Db,
+  auth: RequestAuth,
+  type: ApiKeyOwnerType,
+  ownerId: string | undefined,
+  keyId: string,
+  update: { description?: string; revoked?: true },
+): Promise<ProjectApiKeyRead> {
+  const current = await ownedKey(db, auth, type, ownerId, keyId);
+  const columns: Updateable<ProjectApiKeysTable> = {};
+  if (update.description !== undefined) columns.description = update.description;
+  if (update.revoked && !current.manually_revoked_at) columns.manually_revoked_at = new Date();
+  if (Object.keys(columns).length === 0) return renderApiKey(current);
+  const row = await db.updateTable("project_api_keys").set(columns).where("id", "=", current.id).returningAll().executeTakeFirstOrThrow();
   return renderApiKey(row);
 }
 
@@ -164,7 +171,7 @@ export async function checkApiKey(db: Db, auth: RequestAuth, type: ApiKeyOwnerTy
 }
 
 function renderApiKey(row: KeyRow): ProjectApiKeyRead {
-  return {
+  const common = {
     id: row.id,
     description: row.description,
     ...(row.expires_at ? { expires_at_millis: row.expires_at.getTime() } : {}),
@@ -172,7 +179,6 @@ function renderApiKey(row: KeyRow): ProjectApiKeyRead {
     created_at_millis: row.created_at.getTime(),
     is_public: row.is_public,
     value: { last_four: row.last_four },
-    type: row.type,
-    ...(row.type === "user" ? { user_id: row.user_id! } : { team_id: row.team_id! }),
   };
+  return row.type === "user" ? { ...common, type: "user", user_id: row.user_id! } : { ...common, type: "team", team_id: row.team_id! };
 }

@@ -1,8 +1,9 @@
 import { KnownError, KnownErrors } from "@latchkey/protocol/errors";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
-import { verifyAccessToken } from "../crypto/access-tokens.js";
+import { verifyAccessToken, type AccessTokenClaims } from "../crypto/access-tokens.js";
 import { createProject, INTERNAL_PROJECT_ID, isValidProjectId, type ProjectRow } from "./projects.js";
+import { hasTeamPermission } from "./team-permission-checks.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 
 /**
@@ -90,17 +91,18 @@ export async function createOwnedProject(db: Db, userId: string, ownerTeamId: st
 }
 
 /**
- * Moves a project to another team. The user must belong to the team that owns it now (otherwise the
- * project is PROJECT_NOT_FOUND, "not found or is not accessible with the current user") and to the new
- * team (otherwise TEAM_MEMBERSHIP_NOT_FOUND). The project row is locked, so concurrent transfers serialize.
+ * Moves a project to another team (the protocol's rules, in its order): the project must exist, the user
+ * must hold `team_admin` in the team that owns it now (TEAM_PERMISSION_REQUIRED) and be a member of the new
+ * team (TEAM_MEMBERSHIP_NOT_FOUND). The project row is locked, so concurrent transfers serialize.
  */
 export async function transferProject(db: Db, userId: string, projectId: string, newTeamId: string): Promise<ProjectRow> {
   return db.transaction().execute(async (trx) => {
     const project = isValidProjectId(projectId)
       ? await trx.selectFrom("projects").selectAll().where("id", "=", projectId.toLowerCase()).forUpdate().executeTakeFirst()
       : undefined;
-    if (!project || !project.owner_team_id || !(await isInternalTeamMember(trx, project.owner_team_id, userId))) {
-      throw new KnownErrors.ProjectNotFound(projectId);
+    if (!project || !project.owner_team_id) throw new KnownErrors.ProjectNotFound(projectId);
+    if (!(await hasTeamPermission(trx, INTERNAL_PROJECT_ID, project.owner_team_id, userId, "team_admin"))) {
+      throw new KnownErrors.TeamPermissionRequired(project.owner_team_id, userId, "team_admin");
     }
     if (!(await isInternalTeamMember(trx, newTeamId, userId, { lock: true }))) throw new KnownErrors.TeamMembershipNotFound(newTeamId, userId);
     return trx
@@ -113,13 +115,12 @@ export async function transferProject(db: Db, userId: string, projectId: string,
 }
 
 /**
- * Resolves an `x-stack-admin-access-token` for the project named by `x-stack-project-id`: the token must
- * be a valid access token (else UNPARSABLE_ADMIN_ACCESS_TOKEN, or ADMIN_ACCESS_TOKEN_EXPIRED with its
- * expiry), of the internal project (else INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN), of a user that still
- * exists and belongs to the team owning the project (else ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN). Returns the
- * internal-project user the token was issued to.
+ * Reads an `x-stack-admin-access-token`: it must be a valid access token (else UNPARSABLE_ADMIN_ACCESS_TOKEN,
+ * or ADMIN_ACCESS_TOKEN_EXPIRED with its expiry) of the internal project (else
+ * INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN). Whether its user administers a project is `adminAccessTokenOwner`,
+ * asked once the project is known to exist.
  */
-export async function verifyAdminAccessToken(db: Db, env: Env, token: string, projectId: string): Promise<UserRow> {
+export async function readAdminAccessToken(env: Env, token: string): Promise<AccessTokenClaims> {
   let claims;
   try {
     // Anonymous users administer nothing: their tokens are refused like any other unusable token.
@@ -133,8 +134,21 @@ export async function verifyAdminAccessToken(db: Db, env: Env, token: string, pr
     throw error;
   }
   if (claims.project_id !== INTERNAL_PROJECT_ID) throw new KnownErrors.InvalidProjectForAdminAccessToken();
+  return claims;
+}
+
+/**
+ * The internal-project user an admin access token was issued to, who must still exist and belong to the
+ * team owning the project (else ADMIN_ACCESS_TOKEN_IS_NOT_ADMIN).
+ */
+export async function adminAccessTokenOwner(db: Db, claims: AccessTokenClaims, projectId: string): Promise<UserRow> {
   const user = await findUserRow(db, INTERNAL_PROJECT_ID, claims.sub);
   // A deleted user's still-unexpired token administers nothing.
   if (!user || !(await userOwnsProject(db, user.id, projectId))) throw new KnownErrors.AdminAccessTokenIsNotAdmin();
   return user;
+}
+
+/** Both checks of an admin access token for the project named by `x-stack-project-id`; returns its user. */
+export async function verifyAdminAccessToken(db: Db, env: Env, token: string, projectId: string): Promise<UserRow> {
+  return adminAccessTokenOwner(db, await readAdminAccessToken(env, token), projectId);
 }

@@ -121,15 +121,16 @@ export async function signInUser(db: Db, env: Env, session: NewSession): Promise
   return { refresh_token: created.refreshToken, access_token: await accessTokenForSession(db, env, created.session), session: created.session };
 }
 
-export async function listUserSessions(db: Db, projectId: string, userId: string): Promise<SessionRow[]> {
-  return db
+/** A user's live sessions, newest first; impersonation sessions only when asked for (admins see them). */
+export async function listUserSessions(db: Db, projectId: string, userId: string, options: { includeImpersonation?: boolean } = {}): Promise<SessionRow[]> {
+  let query = db
     .selectFrom("sessions")
     .selectAll()
     .where("project_id", "=", projectId)
     .where("user_id", "=", userId)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", sql<Date>`now()`)]))
-    .orderBy("created_at", "desc")
-    .execute();
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", sql<Date>`now()`)]));
+  if (!options.includeImpersonation) query = query.where("is_impersonation", "=", false);
+  return query.orderBy("created_at", "desc").execute();
 }
 
 /** Ends one session of a user; false when there was no such session. */

@@ -8,6 +8,7 @@ import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
 import type { AppDeps, RequestAuth } from "./deps.js";
+import { assertMembership } from "./team-access.js";
 import { grantDefaultTeamPermissions, hasTeamPermission } from "./team-permission-checks.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
 
@@ -20,7 +21,9 @@ import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVe
 
 /** An invitation is good for a week: people read invitations later than sign-in mail. */
 export const TEAM_INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
-const INVITE_PERMISSION = "$invite_members";
+const INVITE_MEMBERS = "$invite_members";
+const READ_MEMBERS = "$read_members";
+const REMOVE_MEMBERS = "$remove_members";
 
 interface InvitationData {
   team_id: string;
@@ -38,23 +41,24 @@ async function findTeam(db: Executor, projectId: string, teamId: string): Promis
 }
 
 /**
- * Who may invite to, list or revoke the invitations of a team: a server or admin; a client only for a
- * team it belongs to, holding `$invite_members` (the protocol's errors otherwise, in its order).
+ * The team whose invitations a caller works with: a server or admin any team of the project; a client only
+ * a team its user belongs to (TEAM_MEMBERSHIP_NOT_FOUND, whether or not the team exists), holding each of
+ * `clientPermissions` (TEAM_PERMISSION_REQUIRED naming the first one missing, checked in the given order).
  */
-async function teamForInviter(db: Db, auth: RequestAuth, teamId: string): Promise<TeamRow> {
-  const team = await findTeam(db, auth.project.id, teamId);
-  if (auth.type !== "client") return team;
-  if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
-  const member = await db.selectFrom("team_members").select("user_id").where("team_id", "=", team.id).where("user_id", "=", auth.user.id).executeTakeFirst();
-  if (!member) throw new KnownErrors.TeamMembershipNotFound(team.id, auth.user.id);
-  if (!(await hasTeamPermission(db, auth.project.id, team.id, auth.user.id, INVITE_PERMISSION))) {
-    throw new KnownErrors.TeamPermissionRequired(team.id, auth.user.id, INVITE_PERMISSION);
+async function teamFor(db: Db, auth: RequestAuth, teamId: string, clientPermissions: readonly string[]): Promise<TeamRow> {
+  if (auth.type === "client") {
+    if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
+    const [id, userId] = [teamId.toLowerCase(), auth.user.id];
+    await assertMembership(db, auth.project.id, id, userId);
+    for (const permission of clientPermissions) {
+      if (!(await hasTeamPermission(db, auth.project.id, id, userId, permission))) throw new KnownErrors.TeamPermissionRequired(id, userId, permission);
+    }
   }
-  return team;
+  return findTeam(db, auth.project.id, teamId);
 }
 
 export async function sendTeamInvitation(deps: AppDeps, auth: RequestAuth, input: { teamId: string; email: string; callbackUrl: string }): Promise<{ id: string }> {
-  const team = await teamForInviter(deps.db, auth, input.teamId);
+  const team = await teamFor(deps.db, auth, input.teamId, [INVITE_MEMBERS]);
   const config = renderProjectConfig(auth.project.config_override as ConfigObject);
   if (!isUrlTrustedByProject(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   await assertSendAllowed(deps.db, { projectId: auth.project.id, purpose: "team_invitation", email: input.email });
@@ -75,16 +79,19 @@ export async function sendTeamInvitation(deps: AppDeps, auth: RequestAuth, input
   return { id: created.id };
 }
 
-/** The team's pending invitations, oldest first. */
+/** The team's pending invitations, oldest first. A client's user needs `$read_members`, then `$invite_members`. */
 export async function listTeamInvitations(db: Db, auth: RequestAuth, teamId: string): Promise<TeamInvitationRead[]> {
-  const team = await teamForInviter(db, auth, teamId);
+  const team = await teamFor(db, auth, teamId, [READ_MEMBERS, INVITE_MEMBERS]);
   const rows = await pendingInvitations(db, auth.project.id, team.id).select(["id", "email", "expires_at"]).orderBy("created_at").orderBy("id").execute();
   return rows.map((row) => ({ id: row.id, team_id: team.id, expires_at_millis: row.expires_at.getTime(), recipient_email: row.email ?? "" }));
 }
 
-/** Revokes a pending invitation of the team; its link then answers VERIFICATION_CODE_NOT_FOUND. */
+/**
+ * Revokes a pending invitation of the team; its link then answers VERIFICATION_CODE_NOT_FOUND. A client's
+ * user needs `$remove_members`, as in the protocol.
+ */
 export async function revokeTeamInvitation(db: Db, auth: RequestAuth, input: { teamId: string; invitationId: string }): Promise<void> {
-  const team = await teamForInviter(db, auth, input.teamId);
+  const team = await teamFor(db, auth, input.teamId, [REMOVE_MEMBERS]);
   const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.invitationId);
   const deleted = isUuid
     ? await db

@@ -5,6 +5,7 @@ import type { Selectable, Updateable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { TeamMembersTable } from "../db/schema.js";
 import { assertMembership, assertTeamExists, assertTeamPermission, assertUserExists, inTransaction, type TeamActor } from "./team-access.js";
+import { saveProfileImage, type ProfileImageChange } from "./profile-images.js";
 import { completeUserRecords, renderServerUser } from "./user-read.js";
 import type { UserRow } from "./user-rows.js";
 
@@ -107,7 +108,7 @@ export async function updateMemberProfile(
   actor: TeamActor,
   teamId: string,
   userId: string,
-  update: { displayName?: string; profileImageUrl?: string | null },
+  update: { displayName?: string; profileImage?: ProfileImageChange },
 ): Promise<MemberProfile> {
   return inTransaction(db, async (trx) => {
     if (actor.type === "client") {
@@ -117,7 +118,7 @@ export async function updateMemberProfile(
     await assertMembership(trx, projectId, teamId, userId, "keyShare");
     const columns: Updateable<TeamMembersTable> = {};
     if (update.displayName !== undefined) columns.display_name = update.displayName;
-    if (update.profileImageUrl !== undefined) columns.profile_image_url = update.profileImageUrl;
+    if (update.profileImage) columns.profile_image_url = await saveProfileImage(trx, projectId, { teamId, userId }, update.profileImage);
     if (Object.keys(columns).length > 0) await trx.updateTable("team_members").set(columns).where("team_id", "=", teamId).where("user_id", "=", userId).execute();
     const [profile] = await loadProfiles(trx, projectId, { teamId, userId });
     return profile!;

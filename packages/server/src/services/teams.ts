@@ -4,6 +4,7 @@ import { sql, type Selectable, type Updateable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { TeamsTable } from "../db/schema.js";
 import type { ProjectRow } from "./projects.js";
+import { saveProfileImage, type ProfileImageChange } from "./profile-images.js";
 import { assertMembership, assertTeamExists, assertTeamPermission, assertUserExists, inTransaction, signedInUserId, type TeamActor } from "./team-access.js";
 import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
 
@@ -31,7 +32,8 @@ export function renderServerTeam(team: TeamRow): TeamServerRead {
 
 export interface TeamFields {
   displayName?: string;
-  profileImageUrl?: string | null;
+  /** Checked by checkProfileImageUrl; an uploaded image is stored outside the row (services/profile-images.ts). */
+  profileImage?: ProfileImageChange;
   clientMetadata?: unknown;
   clientReadOnlyMetadata?: unknown;
   serverMetadata?: unknown;
@@ -41,34 +43,39 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
 
 /**
  * Creates a team in one transaction. With a creator, the creator joins it with the project's creator
- * default permissions and it becomes their selected team (SPEC.md §4); USER_NOT_FOUND when the creator is
- * not a user of the project, and then no team is left behind.
+ * default permissions; USER_NOT_FOUND when the creator is not a user of the project, and then no team is
+ * left behind. As in the protocol, the creator's selected team stays as it was: a client that wants the
+ * new team selected says so with its own `PATCH /users/me` (the reference's SDK and our core client do).
  */
 export async function createTeam(db: Db, project: ProjectRow, input: TeamFields & { displayName: string; creatorUserId: string | null }): Promise<TeamRow> {
   return inTransaction(db, async (trx) => {
     if (input.creatorUserId) await assertUserExists(trx, project.id, input.creatorUserId, "keyShare");
-    const team = await trx
+    let team = await trx
       .insertInto("teams")
       .values({
         project_id: project.id,
         display_name: input.displayName,
-        profile_image_url: input.profileImageUrl ?? null,
+        profile_image_url: null,
         client_metadata: json(input.clientMetadata),
         client_read_only_metadata: json(input.clientReadOnlyMetadata),
         server_metadata: json(input.serverMetadata),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    // An uploaded image belongs to the team, so it is stored once the row exists.
+    if (input.profileImage) {
+      const profileImageUrl = await saveProfileImage(trx, project.id, { teamId: team.id }, input.profileImage);
+      team = await trx.updateTable("teams").set({ profile_image_url: profileImageUrl }).where("id", "=", team.id).returningAll().executeTakeFirstOrThrow();
+    }
     if (input.creatorUserId) await joinAsCreator(trx, project, team.id, input.creatorUserId);
     return team;
   });
 }
 
-/** The creator's membership, their creator permissions, and the new team as their selected team. */
+/** The creator's membership and their creator permissions. */
 async function joinAsCreator(trx: Db, project: ProjectRow, teamId: string, userId: string): Promise<void> {
   await trx.insertInto("team_members").values({ project_id: project.id, team_id: teamId, user_id: userId, display_name: null, profile_image_url: null }).execute();
   await grantDefaultTeamPermissions(trx, project, teamId, userId, "creator");
-  await trx.updateTable("users").set({ selected_team_id: teamId }).where("id", "=", userId).execute();
 }
 
 /** A team as its reader may see it: a client only a team its user is in. */
@@ -97,7 +104,7 @@ export async function updateTeam(db: Db, projectId: string, actor: TeamActor, te
     await assertTeamExists(trx, projectId, teamId, "keyShare");
     const columns: Updateable<TeamsTable> = {};
     if (update.displayName !== undefined) columns.display_name = update.displayName;
-    if (update.profileImageUrl !== undefined) columns.profile_image_url = update.profileImageUrl;
+    if (update.profileImage) columns.profile_image_url = await saveProfileImage(trx, projectId, { teamId }, update.profileImage);
     if (update.clientMetadata !== undefined) columns.client_metadata = json(update.clientMetadata);
     if (update.clientReadOnlyMetadata !== undefined) columns.client_read_only_metadata = json(update.clientReadOnlyMetadata);
     if (update.serverMetadata !== undefined) columns.server_metadata = json(update.serverMetadata);

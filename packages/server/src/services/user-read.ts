@@ -55,7 +55,8 @@ export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecor
     last_active_at_millis: user.last_active_at.getTime(),
     is_anonymous: user.is_anonymous,
     oauth_providers: [] as Array<{ id: string; account_id: string; email: string | null }>,
-    auth_with_email: primaryEmail?.used_for_auth ?? false,
+    // As the protocol computes it: whether the user has an email-based way in, whatever the channels say.
+    auth_with_email: user.password_hash !== null || user.otp_auth_enabled,
     requires_totp_mfa: user.totp_secret !== null,
   };
 }

@@ -5,13 +5,15 @@ import type { ContactChannelsTable, UsersTable } from "../db/schema.js";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { ProjectRow } from "./projects.js";
 import { grantSignUpPermissions } from "./permissions.js";
+import { saveProfileImage, type ProfileImageChange } from "./profile-images.js";
 import { revokeUserSessions } from "./sessions.js";
 import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 
 export interface NewUser {
   displayName?: string | null;
-  profileImageUrl?: string | null;
+  /** Checked by checkProfileImageUrl; an uploaded image is stored outside the row (services/profile-images.ts). */
+  profileImage?: ProfileImageChange;
   clientMetadata?: unknown;
   clientReadOnlyMetadata?: unknown;
   serverMetadata?: unknown;
@@ -28,6 +30,9 @@ export interface NewUser {
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+/** An empty display name is stored (and so read back) as null, as the protocol does. */
+const storedDisplayName = <T extends string | null | undefined>(name: T): T | null => (name === "" ? null : name);
 
 /** Whether a database error is a unique-constraint violation (PostgreSQL and PGlite alike). */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
@@ -47,12 +52,12 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
   const inTransaction = <T>(work: (trx: Db) => Promise<T>): Promise<T> => (db.isTransaction ? work(db) : db.transaction().execute(work));
   try {
     return await inTransaction(async (trx) => {
-      const user = await trx
+      let user = await trx
         .insertInto("users")
         .values({
           project_id: project.id,
-          display_name: input.displayName ?? null,
-          profile_image_url: input.profileImageUrl ?? null,
+          display_name: storedDisplayName(input.displayName) ?? null,
+          profile_image_url: null,
           password_hash: input.passwordHash ?? null,
           totp_secret: input.totpSecret ?? null,
           otp_auth_enabled: input.otpAuthEnabled ?? false,
@@ -65,6 +70,11 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      // An uploaded image belongs to the user, so it is stored once the row exists.
+      if (input.profileImage) {
+        const profileImageUrl = await saveProfileImage(trx, project.id, { userId: user.id }, input.profileImage);
+        user = await trx.updateTable("users").set({ profile_image_url: profileImageUrl }).where("id", "=", user.id).returningAll().executeTakeFirstOrThrow();
+      }
       if (input.primaryEmail) {
         await trx
           .insertInto("contact_channels")
@@ -81,7 +91,7 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
       }
       await grantSignUpPermissions(trx, project.id, user.id, config.rbac.defaultPermissions.signUp);
       if (config.teams.createPersonalTeamOnSignUp && !input.isAnonymous) {
-        return createPersonalTeam(trx, project, user.id, input.displayName ?? input.primaryEmail ?? null);
+        return createPersonalTeam(trx, project, user.id, storedDisplayName(input.displayName) ?? input.primaryEmail ?? null);
       }
       return user;
     });
@@ -93,6 +103,11 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
   }
 }
 
+/** "<name or email>'s Team", or "Personal Team" for a user with neither, as the protocol names it. */
+export function personalTeamName(ownerName: string | null): string {
+  return ownerName ? `${ownerName}'s Team` : "Personal Team";
+}
+
 /**
  * The personal team of a user who just signed up (`create_team_on_sign_up`), inside the sign-up's
  * transaction: the user joins it with the creator default permissions and it becomes their selected team.
@@ -101,7 +116,7 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
 export async function createPersonalTeam(trx: Db, project: ProjectRow, userId: string, ownerName: string | null): Promise<UserRow> {
   const team = await trx
     .insertInto("teams")
-    .values({ project_id: project.id, display_name: `${ownerName ?? "Personal"}'s Team`, profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null })
+    .values({ project_id: project.id, display_name: personalTeamName(ownerName), profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null })
     .returning("id")
     .executeTakeFirstOrThrow();
   await trx.insertInto("team_members").values({ project_id: project.id, team_id: team.id, user_id: userId, display_name: null, profile_image_url: null }).execute();
@@ -169,8 +184,8 @@ export async function updateUser(db: Db, projectId: string, userId: string, upda
       }
 
       const columns: Updateable<UsersTable> = {};
-      if (update.displayName !== undefined) columns.display_name = update.displayName;
-      if (update.profileImageUrl !== undefined) columns.profile_image_url = update.profileImageUrl;
+      if (update.displayName !== undefined) columns.display_name = storedDisplayName(update.displayName);
+      if (update.profileImage) columns.profile_image_url = await saveProfileImage(trx, projectId, { userId }, update.profileImage);
       if (update.clientMetadata !== undefined) columns.client_metadata = json(update.clientMetadata);
       if (update.clientReadOnlyMetadata !== undefined) columns.client_read_only_metadata = json(update.clientReadOnlyMetadata);
       if (update.serverMetadata !== undefined) columns.server_metadata = json(update.serverMetadata);
@@ -228,8 +243,8 @@ async function updatePrimaryEmail(trx: Db, projectId: string, userId: string, up
     if (primary) await setChannel(primary.id, { is_primary: false });
     await setChannel(existing.id, { is_primary: true, is_verified: verified ?? existing.is_verified, used_for_auth: signsIn });
   } else if (primary) {
-    // A changed address is not verified any more, unless the caller says so.
-    await setChannel(primary.id, { value: email, is_verified: verified ?? false, used_for_auth: signsIn });
+    // Replaced in place, as the protocol does: the channel keeps its verification unless the caller says otherwise.
+    await setChannel(primary.id, { value: email, is_verified: verified ?? primary.is_verified, used_for_auth: signsIn });
   } else {
     await trx
       .insertInto("contact_channels")

@@ -1,3 +1,5 @@
+import { createServer } from "node:net";
+import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { connectDatabase, type Db } from "../../src/db/connect.js";
 import { readEnv, type Env } from "../../src/env.js";
@@ -34,9 +36,21 @@ export async function startTestServer(vars: Record<string, string> = {}, options
   };
 }
 
+/**
+ * Variables that make the server's public URL the address it will listen on, for tests that follow the URLs
+ * it hands out (profile images, mailed links) as a browser would; by default it is `http://localhost:0`.
+ */
+export async function reachablePublicUrl(): Promise<Record<string, string>> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return { LATCHKEY_PORT: String(port), LATCHKEY_PUBLIC_URL: `http://127.0.0.1:${port}` };
+}
+
 async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<void> }> {
   if (process.env.LATCHKEY_TEST_DB !== "postgres") {
-    return { db: await connectDatabase({ kind: "pglite", dataDir: undefined }), dropDatabase: async () => {} };
+    return { db: await connectDatabase({ kind: "pglite", dataDir: undefined, snapshot: await pgliteSnapshot() }), dropDatabase: async () => {} };
   }
   const adminUrl = process.env.LATCHKEY_TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("LATCHKEY_TEST_DATABASE_URL must be set to run the suite against PostgreSQL");
@@ -56,6 +70,16 @@ async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<voi
       await client.end();
     },
   };
+}
+
+/**
+ * The migrated, empty database that vitest's global setup (pglite-snapshot.global.ts) dumped for this run, or
+ * undefined (another runner, or the setup did not run): a new PGlite started from it skips initdb, which
+ * costs seconds per test file.
+ */
+async function pgliteSnapshot(): Promise<Blob | undefined> {
+  const path = process.env.LATCHKEY_TEST_PGLITE_SNAPSHOT;
+  return path ? new Blob([await readFile(path)]) : undefined;
 }
 
 export interface TestProject {

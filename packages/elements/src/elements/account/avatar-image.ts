@@ -1,4 +1,4 @@
-/** The server keeps profile images as URLs of at most this many characters (data URLs included). */
+/** The server takes profile images as URLs of at most this many characters (data URLs included). */
 export const MAX_AVATAR_URL_LENGTH = 1_000_000;
 /** Avatars are shown small; a larger picture would only cost characters. */
 export const MAX_AVATAR_SIZE = 256;

@@ -9,7 +9,7 @@ import { avatarDataUrl, AvatarTooLargeError } from "./avatar-image.js";
 
 /**
  * The signed-in user's display name and avatar. A picture is resized in the browser (at most 256×256) and
- * stored as a data URL, so no file storage is needed; it must stay within the server's 1,000,000 characters.
+ * sent as a data URL within the server's 1,000,000 characters; the server stores it and serves it at a URL of its own.
  *
  * @element auth-profile-settings
  * @fires auth-profile-updated - After the name or avatar was saved; `detail` is `{ displayName, profileImageUrl }`.

@@ -230,7 +230,7 @@ export class AuthTeamSettingsElement extends AuthElement {
     return this.act("image", async () => {
       let dataUrl: string;
       try {
-        // Resized in the browser: the server keeps images as data URLs of at most 1,000,000 characters.
+        // Resized in the browser: the server takes images as data URLs of at most 1,000,000 characters.
         dataUrl = await avatarDataUrl(file);
       } catch (error) {
         input.value = "";

@@ -259,7 +259,7 @@ export class AuthTeamSwitcherElement extends AuthElement {
     this.busy = true;
     this.error = null;
     try {
-      // createTeam also selects the new team.
+      // The client's createTeam selects the new team (its own PATCH /users/me: the server leaves the selection alone).
       const team = await this.app.createTeam({ displayName: name.trim() });
       this.querySelector("dialog")?.close();
       this.emit("auth-team-changed", { teamId: team.id });

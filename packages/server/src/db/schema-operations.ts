@@ -1,0 +1,28 @@
+import type { ColumnType } from "kysely";
+
+/**
+ * Table types of migrations/0015_signing_keys_and_activity.sql (access-token signing keys, user activity);
+ * part of `Database` in schema.ts.
+ */
+
+export interface SigningKeyGenerationsTable {
+  id: string;
+  seed_ciphertext: Uint8Array;
+  wrapping_key_id: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  activated_at: Date | null;
+  retired_at: Date | null;
+}
+
+export interface UserActivityDaysTable {
+  project_id: string;
+  user_id: string;
+  /** A `date`: read back as text (`YYYY-MM-DD`) by the queries that use it. */
+  day: ColumnType<Date | string, string, string>;
+  country_code: string | null;
+}
+
+export interface OperationsTables {
+  signing_key_generations: SigningKeyGenerationsTable;
+  user_activity_days: UserActivityDaysTable;
+}

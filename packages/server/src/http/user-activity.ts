@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from "hono";
+import { recordUserActivity, requestCountry } from "../services/user-activity.js";
+import type { AppEnv } from "./context.js";
+
+/**
+ * Records the signed-in user's activity for the day, with the country the edge reports (services/user-activity.ts),
+ * before the handler runs. Metrics are not worth failing a request for: a failed write is logged and ignored.
+ */
+export function userActivity(): MiddlewareHandler<AppEnv> {
+  return async function userActivity(c, next) {
+    const auth = c.get("auth");
+    if (auth?.user) {
+      const country = requestCountry((name) => c.req.header(name));
+      try {
+        await recordUserActivity(c.get("deps").db, { projectId: auth.project.id, userId: auth.user.id, country });
+      } catch (error) {
+        c.get("log").warn({ err: error }, "user activity not recorded");
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,24 @@
+import { metricsQuery, metricsResponse } from "@latchkey/protocol/schemas";
+import { defineRoute } from "../http/route.js";
+import { projectMetrics } from "../services/metrics.js";
+
+/**
+ * `GET /internal/metrics` (admin): the dashboard's figures. Activity and countries are recorded by the request
+ * pipeline for each request made signed in (http/user-activity.ts); the country comes from the edge's
+ * `cf-ipcountry` or `x-vercel-ip-country` header when one is present.
+ */
+export const internalMetricsRoutes = [
+  defineRoute({
+    method: "get",
+    path: "/internal/metrics",
+    summary: "The project's user metrics",
+    description:
+      "Total users, sign-ups and active users per day (the last 31 UTC days), users by country, the five newest and the five " +
+      "most recently active users, and the sign-in methods held. Anonymous users count only with `include_anonymous=true`.",
+    tags: ["Projects"],
+    access: ["admin"],
+    request: { query: metricsQuery },
+    response: { description: "The figures.", schema: metricsResponse },
+    handler: (c, { auth, query }) => projectMetrics(c.get("deps").db, auth.project.id, { includeAnonymous: query.include_anonymous === "true" }),
+  }),
+];

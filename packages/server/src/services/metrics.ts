@@ -1,0 +1,99 @@
+import type { MetricsResponse } from "@latchkey/protocol/schemas";
+import { sql } from "kysely";
+import type { Db } from "../db/connect.js";
+import { utcDay } from "./user-activity.js";
+import { completeUserRecords, renderServerUser } from "./user-read.js";
+
+/**
+ * `GET /internal/metrics`: a project's user figures, in the protocol's shapes. Days are UTC days; the series
+ * cover today and the 30 days before it, oldest first, with a zero for days without any. Anonymous users
+ * count only when asked for (`includeAnonymous`).
+ */
+
+const SERIES_DAYS = 31;
+const RECENT_USERS = 5;
+
+type DataPoints = MetricsResponse["daily_users"];
+
+export async function projectMetrics(db: Db, projectId: string, options: { includeAnonymous: boolean; now?: Date }): Promise<MetricsResponse> {
+  const now = options.now ?? new Date();
+  const days = Array.from({ length: SERIES_DAYS }, (_, i) => utcDay(new Date(now.getTime() - (SERIES_DAYS - 1 - i) * 86_400_000)));
+  const users = () => {
+    const query = db.selectFrom("users").where("users.project_id", "=", projectId);
+    return options.includeAnonymous ? query : query.where("users.is_anonymous", "=", false);
+  };
+
+  const [total, signUps, active, countries, recentlyRegistered, recentlyActive, loginMethods] = await Promise.all([
+    users().select((eb) => eb.fn.countAll<string>().as("count")).executeTakeFirstOrThrow(),
+    users()
+      .select([sql<string>`to_char(users.created_at at time zone 'UTC', 'YYYY-MM-DD')`.as("day"), (eb) => eb.fn.countAll<string>().as("count")])
+      .where("users.created_at", ">=", new Date(`${days[0]}T00:00:00Z`))
+      .groupBy(sql`1`)
+      .execute(),
+    users()
+      .innerJoin("user_activity_days as a", "a.user_id", "users.id")
+      .select([sql<string>`to_char(a.day, 'YYYY-MM-DD')`.as("day"), (eb) => eb.fn.count<string>("a.user_id").distinct().as("count")])
+      .where("a.day", ">=", days[0]!)
+      .groupBy("a.day")
+      .execute(),
+    usersByCountry(db, projectId, options.includeAnonymous),
+    users().selectAll("users").orderBy("users.created_at", "desc").orderBy("users.id", "desc").limit(RECENT_USERS).execute(),
+    users().selectAll("users").orderBy("users.last_active_at", "desc").orderBy("users.id", "desc").limit(RECENT_USERS).execute(),
+    loginMethodCounts(db, projectId),
+  ]);
+
+  const series = (rows: { day: string; count: string | number | bigint }[]): DataPoints => {
+    const byDay = new Map(rows.map((row) => [row.day, Number(row.count)]));
+    return days.map((date) => ({ date, activity: byDay.get(date) ?? 0 }));
+  };
+  const [registered, recent] = await Promise.all([completeUserRecords(db, recentlyRegistered), completeUserRecords(db, recentlyActive)]);
+  return {
+    total_users: Number(total.count),
+    daily_users: series(signUps),
+    daily_active_users: series(active),
+    users_by_country: countries,
+    recently_registered: registered.map(renderServerUser),
+    recently_active: recent.map(renderServerUser),
+    login_methods: loginMethods,
+  };
+}
+
+/** Users by the country of their latest activity that had one; users without a known country are left out. */
+async function usersByCountry(db: Db, projectId: string, includeAnonymous: boolean): Promise<Record<string, number>> {
+  const rows = await sql<{ country_code: string; count: string | number }>`
+    select country_code, count(*) as count from (
+      select distinct on (a.user_id) a.country_code
+      from user_activity_days a
+      join users u on u.id = a.user_id
+      where a.project_id = ${projectId} and a.country_code is not null and (${includeAnonymous} or not u.is_anonymous)
+      order by a.user_id, a.day desc
+    ) latest
+    group by country_code
+    order by count desc, country_code
+  `.execute(db);
+  return Object.fromEntries(rows.rows.map((row) => [row.country_code, Number(row.count)]));
+}
+
+/**
+ * How many sign-in methods of each kind the users hold: `password`, `otp` (one-time codes by email),
+ * `passkey`. Kinds no user holds are left out, as the protocol's grouping leaves them out.
+ */
+async function loginMethodCounts(db: Db, projectId: string): Promise<{ method: string; count: number }[]> {
+  const [users, passkeys] = await Promise.all([
+    db
+      .selectFrom("users")
+      .select([
+        (eb) => eb.fn.count<string>("password_hash").as("password"),
+        sql<string>`count(*) filter (where otp_auth_enabled)`.as("otp"),
+      ])
+      .where("project_id", "=", projectId)
+      .executeTakeFirstOrThrow(),
+    db.selectFrom("passkey_credentials").select((eb) => eb.fn.countAll<string>().as("count")).where("project_id", "=", projectId).executeTakeFirstOrThrow(),
+  ]);
+  const counts = [
+    { method: "password", count: Number(users.password) },
+    { method: "otp", count: Number(users.otp) },
+    { method: "passkey", count: Number(passkeys.count) },
+  ];
+  return counts.filter((entry) => entry.count > 0);
+}
