@@ -8,6 +8,7 @@ import { trackWrites } from "./db/write-tracking.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
 import { cors, overrideErrorStatus } from "./http/headers.js";
 import { knownErrorResponse } from "./http/known-error-response.js";
+import { dialectOf, mixedDialectsError, setProtocolHeader } from "./http/dialect.js";
 import { anonymousAuthRoutes } from "./routes/auth-anonymous.js";
 import { passwordAuthRoutes } from "./routes/auth-password.js";
 import { sessionsRoutes } from "./routes/auth-sessions.js";
@@ -88,20 +89,23 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", async function requestContext(c, next) {
     const requestId = crypto.randomUUID();
     const started = performance.now();
+    const { dialect, mixed } = dialectOf(c.req.raw.headers);
     c.set("deps", deps);
     c.set("requestId", requestId);
+    c.set("dialect", dialect);
+    c.set("mixedDialects", mixed);
     c.set("log", deps.log.child({ requestId }));
     const { wrote } = await trackWrites(next);
     // What this request wrote must be out of every cache before its caller can send the next request.
     if (wrote) await deps.changes.sync();
-    c.res.headers.set("x-stack-request-id", requestId);
+    setProtocolHeader(c.res.headers, dialect, "request-id", requestId);
     // API answers are per caller and must never be cached, unless a route says otherwise (the JWKS).
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store, max-age=0");
     c.get("log").info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, "request");
   });
 
   app.onError((error, c) => {
-    if (error instanceof KnownError) return knownErrorResponse(error);
+    if (error instanceof KnownError) return knownErrorResponse(error, c.get("dialect"));
     if (error instanceof ResponseSchemaMismatch) {
       // Only with LATCHKEY_CHECK_RESPONSES (the tests): say what differs, so the failing test shows it.
       return new Response(error.message, { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
@@ -124,6 +128,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.use("/api/*", cors());
   app.use("/api/*", overrideErrorStatus());
+  app.use("/api/*", async function oneDialect(c, next) {
+    if (c.get("mixedDialects")) throw mixedDialectsError(c);
+    await next();
+  });
 
   const api = new Hono<AppEnv>();
   mountRoutes(api, API_ROUTES);

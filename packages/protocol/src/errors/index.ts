@@ -23,7 +23,7 @@ import * as users from "./users.js";
 import * as verification from "./verification.js";
 import * as workflows from "./workflows.js";
 
-export { KnownError, defineKnownError, defineKnownErrorFamily, knownErrorClassByCode, knownErrorFromJson, reviveKnownError } from "./known-error.js";
+export { KnownError, defineKnownError, defineKnownErrorFamily, knownErrorClassByCode, knownErrorFromJson, knownErrorVariant, reviveKnownError } from "./known-error.js";
 export type { KnownErrorClass, KnownErrorDefinition, KnownErrorDetails, KnownErrorInstance, KnownErrorJson } from "./known-error.js";
 export type { AccessType } from "./project-auth.js";
 export type { CustomerType } from "./payments.js";

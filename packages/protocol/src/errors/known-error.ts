@@ -66,6 +66,26 @@ export interface KnownErrorDefinition<A extends unknown[] | [], D = undefined> {
   build: (...args: A) => { message: string; details?: D };
   /** Constructor arguments recovered from a response body's `details` (client side). */
   fromDetails: (details: any) => NoInfer<A>;
+  /**
+   * Message and details in a later protocol version, where that version words the same error differently
+   * (packages/protocol/src/dialects.ts); `build` is the 2.8.41 form. Built from the same arguments.
+   */
+  variants?: Partial<Record<"2.8.108", (...args: A) => { message: string; details?: unknown }>>;
+}
+
+/** Arguments each error with variants was built from, so that a variant can be built from them later. */
+const variantArgs = new WeakMap<KnownError, { variants: KnownErrorDefinition<any, any>["variants"] & {}; args: unknown[] }>();
+
+/**
+ * The error's message and details in the given version's wording: the variant its declaration has for that
+ * version, else its own. Used by dialects.ts only.
+ */
+export function knownErrorVariant(error: KnownError, version: "2.8.108"): { message: string; details: KnownErrorDetails | undefined } {
+  const built = variantArgs.get(error);
+  const build = built?.variants[version];
+  if (!built || !build) return { message: error.message, details: error.details };
+  const { message, details } = build(...built.args);
+  return { message, details: details as KnownErrorDetails | undefined };
 }
 
 type KnownErrorBase = new (status: number, message: string, details?: KnownErrorDetails) => KnownError;
@@ -97,6 +117,7 @@ export function defineKnownError<A extends unknown[] | [], D = undefined>(
     constructor(...args: A) {
       const { message, details } = definition.build(...args);
       super(definition.status, message, details as KnownErrorDetails | undefined);
+      if (definition.variants) variantArgs.set(this, { variants: definition.variants, args });
     }
   };
   Object.defineProperty(Defined, "name", { value: code });

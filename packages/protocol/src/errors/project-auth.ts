@@ -182,3 +182,15 @@ export const ExpectedInternalProject = defineKnownError("EXPECTED_INTERNAL_PROJE
   build: () => ({ message: "The project ID is expected to be internal." }),
   fromDetails: () => [],
 });
+
+/** Newer protocol (2.8.108) only: a project that requires publishable keys got a client request without one. */
+export const PublishableClientKeyRequiredForProject = defineKnownError("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT", {
+  status: 401,
+  parent: ProjectAuthenticationRequired,
+  build: (projectId?: string) => ({
+    message:
+      "Publishable client keys are required for this project. Create one in Project Keys, or disable this requirement there to allow keyless client access.",
+    details: { project_id: projectId ?? null },
+  }),
+  fromDetails: (d): [string | undefined] => [d?.project_id ?? undefined],
+});

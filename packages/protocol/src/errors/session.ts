@@ -20,11 +20,28 @@ export const UnparsableAccessToken = defineKnownError("UNPARSABLE_ACCESS_TOKEN",
 export const AccessTokenExpired = defineKnownError("ACCESS_TOKEN_EXPIRED", {
   status: 401,
   parent: InvalidAccessToken,
-  build: (expiredAt?: Date) => ({
+  // The ids are the expired token's; only the 2.8.108 wording names them.
+  build: (expiredAt?: Date, _projectId?: string, _userId?: string, _refreshTokenId?: string) => ({
     message: `Access token has expired. Please refresh it and try again.${expiredAt ? ` (The access token expired at ${expiredAt.toISOString()}.)` : ""}`,
     details: { expired_at_millis: expiredAt?.getTime() ?? null },
   }),
-  fromDetails: (d): [Date | undefined] => [d?.expired_at_millis ? new Date(d.expired_at_millis) : undefined],
+  fromDetails: (d): [Date?, string?, string?, string?] => [
+    d?.expired_at_millis ? new Date(d.expired_at_millis) : undefined,
+    d?.project_id ?? undefined,
+    d?.user_id ?? undefined,
+    d?.refresh_token_id ?? undefined,
+  ],
+  variants: {
+    "2.8.108": (expiredAt?: Date, projectId?: string, userId?: string, refreshTokenId?: string) => ({
+      message:
+        `Access token has expired. Please refresh it and try again.${expiredAt ? ` (The access token expired at ${expiredAt.toISOString()}.)` : ""}` +
+        `${projectId ? ` Project ID: ${projectId}.` : ""}${userId ? ` User ID: ${userId}.` : ""}${refreshTokenId ? ` Refresh token ID: ${refreshTokenId}.` : ""}\n\n` +
+        "Debug info: Most likely, you fetched the access token before it expired (for example, in a server component, pre-rendered page, or on page load), " +
+        "but then didn't refresh it before it expired. If this is the case, and you're using the SDK, make sure you call getAccessToken() every time you " +
+        "need to use the access token. If you're not using the SDK, make sure you refresh the access token with the refresh endpoint.",
+      details: { expired_at_millis: expiredAt?.getTime() ?? null, project_id: projectId ?? null, user_id: userId ?? null, refresh_token_id: refreshTokenId ?? null },
+    }),
+  },
 });
 
 export const InvalidProjectForAccessToken = defineKnownError("INVALID_PROJECT_FOR_ACCESS_TOKEN", {

@@ -34,3 +34,16 @@ export const UserNotFound = defineKnownError("USER_NOT_FOUND", {
   build: () => ({ message: "User not found." }),
   fromDetails: () => [],
 });
+
+/** Why a user is restricted (newer protocol, 2.8.108): they may sign in, but not yet use the app. */
+export type RestrictedReason = { type: "anonymous" | "email_not_verified" | "restricted_by_administrator" };
+
+/** Newer protocol (2.8.108) only: a restricted user's token, sent without allowing restricted users. */
+export const RestrictedUserNotAllowed = defineKnownError("RESTRICTED_USER_NOT_ALLOWED", {
+  status: 403,
+  build: (restrictedReason: RestrictedReason) => ({
+    message: `The user in the access token is in restricted state. Reason: ${restrictedReason.type}. Please pass the X-Stack-Allow-Restricted-User header if this is intended.`,
+    details: { restricted_reason: restrictedReason },
+  }),
+  fromDetails: (d): [RestrictedReason] => [d?.restricted_reason ?? { type: "anonymous" }],
+});

@@ -19,3 +19,4 @@ export * from "./project-api-keys.js";
 export * from "./mfa-cli.js";
 export * from "./passkeys.js";
 export * from "./metrics.js";
+export * from "./dialect-fields.js";

@@ -104,7 +104,7 @@ export async function verifyAccessToken(env: Env, token: string, options: { allo
   // and only while none of its keys was removed since.
   if (known && known.ring === ring && known.epoch === ring.epoch) {
     if (known.claims.is_anonymous && !options.allowAnonymous) throw new KnownErrors.AnonymousAuthenticationNotAllowed();
-    if (known.claims.exp * 1000 <= Date.now()) throw new KnownErrors.AccessTokenExpired(new Date(known.claims.exp * 1000));
+    if (known.claims.exp * 1000 <= Date.now()) throw expired(known.claims as unknown as JWTPayload);
     return known.claims;
   }
   const claims = await verifyAccessTokenSignature(env, ring, token, options);
@@ -148,9 +148,15 @@ async function verifyAccessTokenSignature(env: Env, ring: SigningKeyRing, token:
     return payload as unknown as AccessTokenClaims;
   } catch (error) {
     if (error instanceof joseErrors.JWTExpired) {
-      const exp = typeof unverified.exp === "number" ? new Date(unverified.exp * 1000) : undefined;
-      throw new KnownErrors.AccessTokenExpired(exp);
+      throw expired(unverified);
     }
     throw new KnownErrors.UnparsableAccessToken();
   }
+}
+
+/** ACCESS_TOKEN_EXPIRED with the token's expiry and, for the 2.8.108 wording, its project, user and session. */
+function expired(claims: JWTPayload): InstanceType<typeof KnownErrors.AccessTokenExpired> {
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  const exp = typeof claims.exp === "number" ? new Date(claims.exp * 1000) : undefined;
+  return new KnownErrors.AccessTokenExpired(exp, text(claims.project_id), text(claims.sub), text(claims.refresh_token_id));
 }

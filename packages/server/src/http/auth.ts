@@ -7,12 +7,13 @@ import { adminAccessTokenOwner, readAdminAccessToken } from "../services/project
 import { INTERNAL_PROJECT_ID } from "../services/projects.js";
 import { findCachedUserRecord } from "../services/user-read.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
+import { protocolHeader } from "./dialect.js";
 
 const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
 const DEFAULT_BRANCH_ID = "main";
 
 /**
- * Resolves the x-stack-* headers into the caller's access, in the protocol's order, so the first problem
+ * Resolves the protocol headers (x-stack-* or x-hexclave-*) into the caller's access, in the protocol's order, so the first problem
  * reported is the one a Stack client expects: keys without an access type, an invalid access type, a
  * missing project id, an unknown project or branch, then the key the access type needs.
  */
@@ -25,16 +26,18 @@ export function resolveAuth(): MiddlewareHandler<AppEnv> {
 
 async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const { db, env, caches } = c.get("deps");
-  const header = (name: string) => c.req.header(name) || undefined;
-  const projectId = header("x-stack-project-id");
-  const branchId = header("x-stack-branch-id") ?? DEFAULT_BRANCH_ID;
-  const accessType = header("x-stack-access-type");
-  const publishableClientKey = header("x-stack-publishable-client-key");
-  const secretServerKey = header("x-stack-secret-server-key");
-  const superSecretAdminKey = header("x-stack-super-secret-admin-key");
-  const adminAccessToken = header("x-stack-admin-access-token");
-  const accessToken = header("x-stack-access-token");
-  const allowAnonymousUser = header("x-stack-allow-anonymous-user") === "true";
+  // Headers under the request's prefix (x-stack- or x-hexclave-); an empty value counts as not sent (the
+  // 2.8.108 SDK sends an empty secret key header when its app has none).
+  const header = (name: string) => protocolHeader(c, name);
+  const projectId = header("project-id");
+  const branchId = header("branch-id") ?? DEFAULT_BRANCH_ID;
+  const accessType = header("access-type");
+  const publishableClientKey = header("publishable-client-key");
+  const secretServerKey = header("secret-server-key");
+  const superSecretAdminKey = header("super-secret-admin-key");
+  const adminAccessToken = header("admin-access-token");
+  const accessToken = header("access-token");
+  const allowAnonymousUser = header("allow-anonymous-user") === "true";
 
   if (!accessType) {
     if (publishableClientKey || secretServerKey || superSecretAdminKey || adminAccessToken) throw new KnownErrors.ProjectKeyWithoutAccessType();

@@ -1,59 +1,80 @@
 import type { MiddlewareHandler } from "hono";
+import { DEFAULT_DIALECT, DIALECTS, REQUEST_HEADER_PREFIX, RESPONSE_HEADER_PREFIXES, type Dialect } from "@latchkey/protocol/dialects";
 import type { AppEnv } from "./context.js";
+import { protocolHeader, setProtocolHeader } from "./dialect.js";
 
-/** Request headers a browser may send cross-origin (every protocol header). */
-export const CORS_ALLOWED_REQUEST_HEADERS = [
-  "content-type",
-  "authorization",
-  "x-stack-project-id",
-  "x-stack-branch-id",
-  "x-stack-override-error-status",
-  "x-stack-random-nonce",
-  "x-stack-client-version",
-  "x-stack-disable-artificial-development-delay",
-  "x-stack-access-type",
-  "x-stack-publishable-client-key",
-  "x-stack-secret-server-key",
-  "x-stack-super-secret-admin-key",
-  "x-stack-admin-access-token",
-  "x-stack-access-token",
-  "x-stack-refresh-token",
-  "x-stack-allow-anonymous-user",
-  "x-stack-development-override-key",
+/** Protocol request headers (without prefix) a browser may send cross-origin. */
+const PROTOCOL_REQUEST_HEADERS = [
+  "project-id",
+  "branch-id",
+  "override-error-status",
+  "random-nonce",
+  "client-version",
+  "disable-artificial-development-delay",
+  "access-type",
+  "publishable-client-key",
+  "secret-server-key",
+  "super-secret-admin-key",
+  "admin-access-token",
+  "access-token",
+  "refresh-token",
+  "allow-anonymous-user",
+  "development-override-key",
 ];
-/** Response headers the client library reads. */
-export const CORS_EXPOSED_RESPONSE_HEADERS = ["content-type", "x-stack-actual-status", "x-stack-known-error", "x-stack-request-id"];
+/** Request headers only the newer version has: restricted users (issue 14) are let through with it. */
+const NEWER_PROTOCOL_REQUEST_HEADERS: Record<Dialect, readonly string[]> = { "2.8.41": [], "2.8.108": ["allow-restricted-user"] };
+/** Protocol response headers (without prefix) the client libraries read. */
+const PROTOCOL_RESPONSE_HEADERS = ["actual-status", "known-error", "request-id"];
 
-const CORS_HEADERS: Record<string, string> = {
-  "access-control-allow-origin": "*",
-  "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-  "access-control-allow-headers": CORS_ALLOWED_REQUEST_HEADERS.join(", "),
-  "access-control-expose-headers": CORS_EXPOSED_RESPONSE_HEADERS.join(", "),
-  "access-control-max-age": "86400",
-};
+/** Request headers a browser may send cross-origin: each version's protocol headers, under its prefix. */
+export function corsAllowedRequestHeaders(dialect: Dialect): string[] {
+  // Both SDKs also send ngrok's header (so that tunnels to a development server pass).
+  return ["content-type", "authorization", "ngrok-skip-browser-warning", ...[...PROTOCOL_REQUEST_HEADERS, ...NEWER_PROTOCOL_REQUEST_HEADERS[dialect]].map((name) => REQUEST_HEADER_PREFIX[dialect] + name)];
+}
+/** Response headers the client library of the version reads. */
+export function corsExposedResponseHeaders(dialect: Dialect): string[] {
+  return ["content-type", ...RESPONSE_HEADER_PREFIXES[dialect].flatMap((prefix) => PROTOCOL_RESPONSE_HEADERS.map((name) => prefix + name))];
+}
+
+function corsHeaders(dialect: Dialect): Record<string, string> {
+  return {
+    "access-control-allow-origin": "*",
+    "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+    "access-control-allow-headers": corsAllowedRequestHeaders(dialect).join(", "),
+    "access-control-expose-headers": corsExposedResponseHeaders(dialect).join(", "),
+    "access-control-max-age": "86400",
+  };
+}
+const CORS_HEADERS = Object.fromEntries(DIALECTS.map((dialect) => [dialect, corsHeaders(dialect)])) as Record<Dialect, Record<string, string>>;
+
+/** A preflight names the headers the request will carry, and with them its dialect. */
+function preflightDialect(requested: string | undefined): Dialect {
+  return requested?.toLowerCase().includes(REQUEST_HEADER_PREFIX["2.8.108"]) ? "2.8.108" : DEFAULT_DIALECT;
+}
 
 /** CORS for `/api/*`: any origin may call the API (keys, not cookies, authenticate it); preflights answered here. */
 export function cors(): MiddlewareHandler<AppEnv> {
   return async function cors(c, next) {
     if (c.req.method === "OPTIONS") {
-      return new Response(null, { status: 200, headers: CORS_HEADERS });
+      return new Response(null, { status: 200, headers: CORS_HEADERS[preflightDialect(c.req.header("access-control-request-headers"))] });
     }
     await next();
-    for (const [name, value] of Object.entries(CORS_HEADERS)) c.res.headers.set(name, value);
+    for (const [name, value] of Object.entries(CORS_HEADERS[c.get("dialect")])) c.res.headers.set(name, value);
   };
 }
 
 /**
  * `x-stack-override-error-status: true` turns a 4xx into 200 and reports the real status in
- * `x-stack-actual-status`, for clients (browsers) that cannot read bodies of failed responses.
+ * `x-stack-actual-status`, for clients (browsers) that cannot read bodies of failed responses
+ * (`x-hexclave-…` in the 2.8.108 dialect, which is answered under both names).
  */
 export function overrideErrorStatus(): MiddlewareHandler<AppEnv> {
   return async function overrideErrorStatus(c, next) {
     await next();
     const status = c.res.status;
-    if (c.req.header("x-stack-override-error-status") === "true" && status >= 400 && status < 500) {
+    if (protocolHeader(c, "override-error-status") === "true" && status >= 400 && status < 500) {
       const headers = new Headers(c.res.headers);
-      headers.set("x-stack-actual-status", String(status));
+      setProtocolHeader(headers, c.get("dialect"), "actual-status", String(status));
       c.res = new Response(c.res.body, { status: 200, headers });
     }
   };

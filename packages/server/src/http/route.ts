@@ -4,6 +4,7 @@ import { z } from "zod";
 import { requireAccess } from "./auth.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 import { validateRequest } from "./validate.js";
+import { answerForDialect } from "@latchkey/protocol/schemas";
 
 /**
  * One declaration per route (issue 13): method, path, who may call it, the request and response schemas and
@@ -105,7 +106,8 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[]): void {
       if (result instanceof Response) return result;
       const status = route.response.status ?? 200;
       if (c.get("deps").env.checkResponses) checkResponse(route, result);
-      return c.json(result as object, status as 200);
+      // Handlers answer with every field of both protocol versions; the request's version gets its own.
+      return c.json(answerForDialect(route.response.schema, result, c.get("dialect")) as object, status as 200);
     });
   }
 }

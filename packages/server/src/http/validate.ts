@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
+import { fieldsUnknownInDialect, withDialectDefaults } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import type { AppEnv } from "./context.js";
 
@@ -41,7 +42,14 @@ export function validateRequest<P extends Parts>(c: Context<AppEnv>, parts: P, o
       problems.push(unstorable);
       continue;
     }
-    const result = schema.safeParse(input[part], { reportInput: true });
+    // Fields only the other protocol version has are unknown to this request's version (issue 14).
+    const dialect = c.get("dialect");
+    const otherVersionFields = fieldsUnknownInDialect(schema, input[part], dialect, part);
+    if (otherVersionFields.length > 0) {
+      problems.push(...otherVersionFields);
+      continue;
+    }
+    const result = schema.safeParse(withDialectDefaults(schema, input[part], dialect), { reportInput: true });
     if (result.success) output[part] = result.data;
     else problems.push(...result.error.issues.map((issue) => describeIssue(part, issue)));
   }

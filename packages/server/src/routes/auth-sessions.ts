@@ -24,6 +24,7 @@ import type { ProjectRow } from "../services/projects.js";
 import { accessTokenForUserRecord, findCachedSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
 import { findUserRow } from "../services/user-rows.js";
 import { findCachedUserRecord } from "../services/user-read.js";
+import { protocolHeader, protocolHeaderName } from "../http/dialect.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ANY_ACCESS = ["client", "server", "admin"] as const;
@@ -68,9 +69,10 @@ export const sessionsRoutes = [
     response: { description: "A new access token.", schema: sessionRefreshResponse },
     errors: [KnownErrors.RefreshTokenNotFoundOrExpired],
     handler: async (c, { auth }) => {
-      const refreshToken = c.req.header("x-stack-refresh-token");
+      const refreshToken = protocolHeader(c, "refresh-token");
       if (!refreshToken) {
-        throw new KnownErrors.SchemaError(`Request validation failed on POST ${c.req.path}:\n  - headers.x-stack-refresh-token must be defined`);
+        const name = protocolHeaderName(c, "refresh-token");
+        throw new KnownErrors.SchemaError(`Request validation failed on POST ${c.req.path}:\n  - headers.${name} must be defined`);
       }
       const session = await findCachedSession(c.get("deps").db, c.get("deps").caches, auth.project.id, refreshToken);
       return { access_token: await refreshedAccessToken(c, session) };
@@ -89,7 +91,7 @@ export const sessionsRoutes = [
     errors: [KnownErrors.RefreshTokenNotFoundOrExpired, KnownErrors.UserAuthenticationRequired],
     handler: async (c, { auth }) => {
       const { db } = c.get("deps");
-      const refreshToken = c.req.header("x-stack-refresh-token");
+      const refreshToken = protocolHeader(c, "refresh-token");
       if (auth.user && auth.refreshTokenId) {
         if (!(await revokeSession(db, auth.project.id, auth.user.id, auth.refreshTokenId))) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
       } else if (refreshToken) {

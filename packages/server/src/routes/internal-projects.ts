@@ -9,6 +9,7 @@ import { defineRoute } from "../http/route.js";
 import { createOwnedProject, listOwnedProjects, transferProject, verifyAdminAccessToken } from "../services/project-ownership.js";
 import { INTERNAL_PROJECT_ID, NEW_PROJECT_CONFIG_OVERRIDE, type ProjectRow } from "../services/projects.js";
 import type { UserRow } from "../services/user-rows.js";
+import { protocolHeader } from "../http/dialect.js";
 
 const TAGS = ["Projects"];
 const ANY_ACCESS = ["client", "server", "admin"] as const;
@@ -99,7 +100,7 @@ function internalUser(auth: RequestAuth): UserRow {
  * which the pipeline has already accepted for this project; it is resolved again here only to learn its user.
  */
 async function transferringUser(c: Context<AppEnv>, auth: RequestAuth): Promise<UserRow> {
-  const adminAccessToken = c.req.header("x-stack-admin-access-token");
+  const adminAccessToken = protocolHeader(c, "admin-access-token");
   if (auth.project.id !== INTERNAL_PROJECT_ID && adminAccessToken) {
     const { db, env } = c.get("deps");
     return verifyAdminAccessToken(db, env, adminAccessToken, auth.project.id);

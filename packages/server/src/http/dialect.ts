@@ -1,0 +1,42 @@
+import type { Context } from "hono";
+import { DEFAULT_DIALECT, REQUEST_HEADER_PREFIX, RESPONSE_HEADER_PREFIXES, type Dialect } from "@latchkey/protocol/dialects";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import type { AppEnv } from "./context.js";
+
+/**
+ * The protocol version a request is answered in (issue 14): `x-hexclave-*` headers → 2.8.108, `x-stack-*`
+ * → 2.8.41, none → 2.8.41. Chosen once, by the first middleware; everything else reads `c.get("dialect")`.
+ */
+export function dialectOf(headers: Headers): { dialect: Dialect; mixed: boolean } {
+  let stack = false;
+  let hexclave = false;
+  for (const name of headers.keys()) {
+    if (name.startsWith(REQUEST_HEADER_PREFIX["2.8.41"])) stack = true;
+    else if (name.startsWith(REQUEST_HEADER_PREFIX["2.8.108"])) hexclave = true;
+  }
+  if (hexclave) return { dialect: "2.8.108", mixed: stack };
+  return { dialect: DEFAULT_DIALECT, mixed: false };
+}
+
+/** A request mixing both versions' headers is refused rather than read half one way, half the other. */
+export function mixedDialectsError(c: Context<AppEnv>): InstanceType<typeof KnownErrors.SchemaError> {
+  return new KnownErrors.SchemaError(
+    `Request validation failed on ${c.req.method} ${new URL(c.req.url).pathname}:\n` +
+      "  - headers must use one prefix: x-stack-* (SDK 2.8.41) or x-hexclave-* (SDK 2.8.108), not both",
+  );
+}
+
+/** A protocol request header by its name without prefix (`access-token`), under the request's dialect. */
+export function protocolHeader(c: Context<AppEnv>, name: string): string | undefined {
+  return c.req.header(REQUEST_HEADER_PREFIX[c.get("dialect")] + name) || undefined;
+}
+
+/** The request header's full name in the request's dialect, for messages that name it. */
+export function protocolHeaderName(c: Context<AppEnv>, name: string): string {
+  return REQUEST_HEADER_PREFIX[c.get("dialect")] + name;
+}
+
+/** Sets a protocol response header (`known-error`) under every prefix the dialect's clients read. */
+export function setProtocolHeader(headers: Headers, dialect: Dialect, name: string, value: string): void {
+  for (const prefix of RESPONSE_HEADER_PREFIXES[dialect]) headers.set(prefix + name, value);
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CODES_ONLY_IN, DIALECTS, isCodeKnownIn, knownErrorInDialect } from "@latchkey/protocol/dialects";
+import { KnownErrors } from "@latchkey/protocol/errors";
+import { API_ROUTES } from "../src/app.js";
+import { PIPELINE_ERRORS } from "../src/http/route.js";
+import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+// Issue 14: each request is answered in the protocol version its headers name (x-stack-* → 2.8.41,
+// x-hexclave-* → 2.8.108), and never with the other version's headers or codes.
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+function headers(prefix: "x-stack-" | "x-hexclave-", access: "client" | "server", extra: Record<string, string> = {}): Record<string, string> {
+  const key = access === "client" ? ["publishable-client-key", WELL_KNOWN_DEV_KEYS.publishableClientKey] : ["secret-server-key", WELL_KNOWN_DEV_KEYS.secretServerKey];
+  return { [`${prefix}project-id`]: "internal", [`${prefix}access-type`]: access, [`${prefix}${key[0]}`]: key[1]!, ...extra };
+}
+
+async function call(path: string, init: RequestInit = {}) {
+  const response = await fetch(`${server.url}/api/v1${path}`, init);
+  const text = await response.text();
+  return { response, text, body: text.startsWith("{") ? JSON.parse(text) : text };
+}
+
+const headerNames = (response: Response) => [...response.headers.keys()];
+
+describe("the protocol version of a request", () => {
+  it("reads x-hexclave-* headers as a 2.8.108 request and answers its errors under both header names", async () => {
+    const { response, body } = await call("/users/me", {
+      headers: headers("x-hexclave-", "client", { "x-hexclave-access-token": "not-a-token", "x-hexclave-override-error-status": "true" }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-hexclave-actual-status")).toBe("401");
+    expect(response.headers.get("x-stack-actual-status")).toBe("401");
+    expect(response.headers.get("x-hexclave-known-error")).toBe("UNPARSABLE_ACCESS_TOKEN");
+    expect(response.headers.get("x-stack-known-error")).toBe("UNPARSABLE_ACCESS_TOKEN");
+    expect(response.headers.get("x-hexclave-request-id")).toBe(response.headers.get("x-stack-request-id"));
+    expect(body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
+  });
+
+  it("answers an x-stack-* request with x-stack-* headers only, as before", async () => {
+    const { response, body } = await call("/users/me", {
+      headers: headers("x-stack-", "client", { "x-stack-access-token": "not-a-token", "x-stack-override-error-status": "true" }),
+    });
+    expect(response.headers.get("x-stack-actual-status")).toBe("401");
+    expect(body.code).toBe("UNPARSABLE_ACCESS_TOKEN");
+    expect(headerNames(response).filter((name) => name.startsWith("x-hexclave-"))).toEqual([]);
+    expect(response.headers.get("access-control-expose-headers")).not.toContain("hexclave");
+    expect(response.headers.get("access-control-allow-headers")).not.toContain("hexclave");
+  });
+
+  it("authenticates the same keys under either prefix", async () => {
+    for (const prefix of ["x-stack-", "x-hexclave-"] as const) {
+      const { response, body } = await call("/users?limit=1", { headers: headers(prefix, "server") });
+      expect(response.status, prefix).toBe(200);
+      expect(body.is_paginated).toBe(true);
+    }
+  });
+
+  it("refuses a request that mixes both prefixes with a SCHEMA_ERROR both clients can read", async () => {
+    const { response, body } = await call("/projects/current", {
+      headers: { ...headers("x-stack-", "client"), "x-hexclave-access-type": "client" },
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("x-stack-known-error")).toBe("SCHEMA_ERROR");
+    expect(response.headers.get("x-hexclave-known-error")).toBe("SCHEMA_ERROR");
+    expect(body.error).toBe(
+      "Request validation failed on GET /api/v1/projects/current:\n  - headers must use one prefix: x-stack-* (SDK 2.8.41) or x-hexclave-* (SDK 2.8.108), not both",
+    );
+  });
+
+  it("answers a browser's preflight with the header names of the version it is about to send", async () => {
+    for (const [requested, prefix] of [["x-hexclave-project-id,x-hexclave-access-type", "x-hexclave-"], ["x-stack-project-id,x-stack-access-type", "x-stack-"]] as const) {
+      const response = await fetch(`${server.url}/api/v1/users/me`, {
+        method: "OPTIONS",
+        headers: { origin: "https://app.example", "access-control-request-method": "GET", "access-control-request-headers": requested },
+      });
+      expect(response.status).toBe(200);
+      const allowed = response.headers.get("access-control-allow-headers")!.split(", ");
+      for (const name of ["project-id", "access-type", "publishable-client-key", "access-token", "refresh-token", "allow-anonymous-user"]) {
+        expect(allowed).toContain(prefix + name);
+      }
+      expect(allowed).toContain("ngrok-skip-browser-warning");
+      expect(allowed.some((name) => name.startsWith(prefix === "x-stack-" ? "x-hexclave-" : "x-stack-"))).toBe(false);
+    }
+  });
+
+  it("names the refresh-token header of the request's version when it is missing", async () => {
+    const { body } = await call("/auth/sessions/current/refresh", { method: "POST", headers: headers("x-hexclave-", "client") });
+    expect(body.error).toContain("headers.x-hexclave-refresh-token must be defined");
+  });
+});
+
+describe("known errors the server raises", () => {
+  const declared = new Set([...PIPELINE_ERRORS, ...API_ROUTES.flatMap((route) => route.errors ?? [])]);
+
+  it("are each sent to each version under a code that version's SDK knows", () => {
+    expect(declared.size).toBeGreaterThan(20);
+    for (const ErrorClass of declared) {
+      for (const dialect of DIALECTS) {
+        const sample = Object.create(ErrorClass.prototype) as InstanceType<typeof KnownErrors.SchemaError>;
+        if (isCodeKnownIn(ErrorClass.code, dialect)) continue;
+        // A code the version lacks must have a translation into one it knows.
+        Object.defineProperty(sample, "statusCode", { value: ErrorClass.status });
+        const { body } = knownErrorInDialect(sample, dialect);
+        expect(CODES_ONLY_IN[dialect === "2.8.41" ? "2.8.108" : "2.8.41"], `${ErrorClass.code} → ${body.code} for ${dialect}`).not.toContain(body.code);
+      }
+    }
+  });
+});
