@@ -61,6 +61,9 @@ export function projectConfig(changes: Partial<ClientProjectConfigRead> = {}): C
     allow_user_api_keys: false,
     allow_team_api_keys: false,
     enabled_oauth_providers: [],
+    // Read by 2.8.108 clients only; Latchkey's own client ignores them.
+    allow_localhost: true,
+    domains: [],
     ...changes,
   };
 }

@@ -105,7 +105,7 @@ export function teamMembers(teamId = TEAM_ID): TeamMemberProfileClientRead[] {
 
 export function teamInvitations(teamId = TEAM_ID, now = Date.now()): TeamInvitationRead[] {
   return [
-    { id: "5e6f7081-0000-4000-8000-000000000001", team_id: teamId, recipient_email: "mary.somerville@example.com", expires_at_millis: now + 6 * DAY },
-    { id: "5e6f7081-0000-4000-8000-000000000002", team_id: teamId, recipient_email: "michael.faraday@example.com", expires_at_millis: now + 2 * DAY },
+    { id: "5e6f7081-0000-4000-8000-000000000001", team_id: teamId, team_display_name: "Analytical Engines", recipient_email: "mary.somerville@example.com", expires_at_millis: now + 6 * DAY },
+    { id: "5e6f7081-0000-4000-8000-000000000002", team_id: teamId, team_display_name: "Analytical Engines", recipient_email: "michael.faraday@example.com", expires_at_millis: now + 2 * DAY },
   ];
 }

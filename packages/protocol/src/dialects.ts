@@ -72,6 +72,12 @@ export const ERROR_TRANSLATIONS: Readonly<Record<string, Partial<Record<Dialect,
   RESTRICTED_USER_NOT_ALLOWED: { "2.8.41": () => new KnownErrors.AnonymousAuthenticationNotAllowed() },
   // In 2.8.41 every client request needs a publishable key.
   PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT: { "2.8.41": () => new KnownErrors.ClientAuthenticationRequired() },
+  // A restricted user (e.g. anonymous) has to become a full user first: to 2.8.41, which has no restricted
+  // users, that is a user's authentication missing.
+  TEAM_INVITATION_RESTRICTED_USER_NOT_ALLOWED: { "2.8.41": () => new KnownErrors.UserAuthenticationRequired() },
+  // An invitation addressed to someone else is, for this user, no invitation at all; 2.8.41's clients expect
+  // the verification-code errors from invitation flows and handle them.
+  TEAM_INVITATION_EMAIL_MISMATCH: { "2.8.41": () => new KnownErrors.VerificationCodeNotFound() },
 };
 
 /** Whether a version's SDK knows the code. */

@@ -43,6 +43,9 @@ describe("the two dialects' known errors", () => {
       ["RestrictedUserNotAllowed", [{ type: "restricted_by_administrator" }]],
       ["PublishableClientKeyRequiredForProject", ["proj-1"]],
       ["PublishableClientKeyRequiredForProject", []],
+      ["TeamInvitationRestrictedUserNotAllowed", [{ type: "anonymous" }]],
+      ["TeamInvitationRestrictedUserNotAllowed", [{ type: "email_not_verified" }]],
+      ["TeamInvitationEmailMismatch", []],
     ];
     for (const [name, args] of samples) {
       const ours = new (KnownErrors[name] as unknown as new (...a: unknown[]) => InstanceType<typeof KnownErrors.SchemaError>)(...args);

@@ -42,10 +42,19 @@ import { permissionsRoutes } from "./routes/permissions.js";
 import { teamsRoutes } from "./routes/teams.js";
 import { teamMembershipsRoutes } from "./routes/team-memberships.js";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles.js";
+import { analyticsRoutes } from "./routes/analytics.js";
 import { sql } from "kysely";
 import serverPackage from "../package.json" with { type: "json" };
 
-/** Every route of the API, each declared once (http/route.ts); the OpenAPI document lists exactly these. */
+/**
+ * Every route of the API, each declared once (http/route.ts); the OpenAPI document lists exactly these.
+ *
+ * Deliberately absent: `GET /internal/backend-urls`, with which 2.8.108 clients whose base URL comes from the
+ * environment look for other base URLs to use instead (and to fall back on). A Latchkey server has one base URL,
+ * and the one it could announce (LATCHKEY_PUBLIC_URL, or the Host it was reached by) need not be the one a
+ * client can reach (a server-side client on an internal address, a proxy): the client ignores the 404 and
+ * keeps the URL it was given, as when its app names the base URL explicitly.
+ */
 export const API_ROUTES: readonly Route[] = [
   ...welcomeRoutes,
   ...usersRoutes,
@@ -76,6 +85,7 @@ export const API_ROUTES: readonly Route[] = [
   ...internalMetricsRoutes,
   ...jwksRoutes,
   ...passkeyAuthRoutes,
+  ...analyticsRoutes,
   ...apiDocsRoutes(() => API_ROUTES, serverPackage.version),
 ];
 

@@ -28,7 +28,7 @@ const jwksUrl = (projectId: string, target = server, query = "") => new URL(`${t
 const b64url = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 
 describe("access tokens", () => {
-  it("carry exactly the protocol's claims and verify against the project's JWKS over the socket", async () => {
+  it("carry exactly the protocol's claims (2.8.108's superset) and verify against the project's JWKS over the socket", async () => {
     const project = await createTestProject(server);
     const tokens = await signUp(project);
     const header = decodeProtectedHeader(tokens.access_token);
@@ -36,7 +36,10 @@ describe("access tokens", () => {
 
     const claims = decodeJwt(tokens.access_token);
     expect(Object.keys(claims).sort()).toEqual(
-      ["aud", "branch_id", "email", "email_verified", "exp", "iat", "is_anonymous", "iss", "name", "project_id", "refresh_token_id", "role", "selected_team_id", "sub"].sort(),
+      [
+        "aud", "branch_id", "email", "email_verified", "exp", "iat", "is_anonymous", "iss", "name", "project_id", "refresh_token_id", "role", "selected_team_id", "sub",
+        "signed_up_at", "is_restricted", "restricted_reason", "requires_totp_mfa",
+      ].sort(),
     );
     expect(claims).toMatchObject({ sub: tokens.user_id, aud: project.projectId, project_id: project.projectId, branch_id: "main", role: "authenticated", name: null, is_anonymous: false, selected_team_id: null });
     expect(claims.exp! - claims.iat!).toBe(server.env.accessTokenLifetimeSeconds);
@@ -102,7 +105,10 @@ describe("access tokens", () => {
         email: claims.email as string,
         emailVerified: false,
         selectedTeamId: null,
+        signedUpAt: new Date(issuedAt),
         isAnonymous: false,
+        restrictedReason: null,
+        requiresTotpMfa: false,
       },
       issuedAt,
     );

@@ -90,7 +90,7 @@ describe("an admin access token", () => {
     const twoHoursAgo = Date.now() - 7_200_000;
     const expired = await signAccessToken(
       server.env,
-      { projectId: "internal", branchId: "main", userId: owner.id, refreshTokenId: crypto.randomUUID(), name: null, email: null, emailVerified: false, selectedTeamId: owner.teamId, isAnonymous: false },
+      { projectId: "internal", branchId: "main", userId: owner.id, refreshTokenId: crypto.randomUUID(), name: null, email: null, emailVerified: false, selectedTeamId: owner.teamId, signedUpAt: new Date(twoHoursAgo), isAnonymous: false, restrictedReason: null, requiresTotpMfa: false },
       twoHoursAgo,
     );
     const response = await call("", withToken(projectId, expired));

@@ -31,6 +31,10 @@ const project = {
   owner_team_id: null,
   logo_url: null,
   full_logo_url: null,
+  logo_dark_mode_url: null,
+  logo_full_dark_mode_url: null,
+  is_development_environment: false,
+  onboarding_status: "completed",
 };
 
 describe("config overrides with dotted paths", () => {

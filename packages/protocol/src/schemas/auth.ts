@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailAddress, isValidUrl } from "./project-config.js";
+import { newerField } from "./dialect-fields.js";
 
 /**
  * Wire shapes of sign-up, sign-in and sessions: `/auth/password/*`, `/auth/anonymous/sign-up`,
@@ -34,11 +35,27 @@ const newPassword = z.string();
 // A password being checked is never length-limited: an imported hash may stand for a longer one.
 const presentedPassword = z.string();
 
-/** `POST /auth/password/sign-up` */
+/**
+ * A bot challenge's answer, which 2.8.108 clients send with sign-ups and code sign-ins when the app has a
+ * challenge site key configured. Latchkey has no bot-challenge provider to verify it with: the fields are
+ * accepted and ignored, and a sign-up is never asked for a challenge (BOT_CHALLENGE_REQUIRED).
+ */
+export const botChallengeFields = {
+  bot_challenge_token: newerField(z.string().optional()),
+  bot_challenge_phase: newerField(z.enum(["invisible", "visible"]).optional()),
+  // The client sends the string "true".
+  bot_challenge_unavailable: newerField(z.union([z.enum(["true", "false"]), z.boolean()]).optional()),
+};
+
+/**
+ * `POST /auth/password/sign-up`. Without `verification_callback_url` no verification mail is sent (a link
+ * needs a page to land on); the user can ask for one later. Both versions may leave it out.
+ */
 export const passwordSignUpBody = z.strictObject({
   email: emailAddress,
   password: newPassword,
   verification_callback_url: callbackUrl.optional(),
+  ...botChallengeFields,
 });
 export type PasswordSignUpBody = z.infer<typeof passwordSignUpBody>;
 

@@ -167,3 +167,24 @@ export function withDialectDefaults(schema: z.ZodType, value: unknown, dialect: 
   }
   return out ?? value;
 }
+
+/**
+ * Names of the fields inside a schema that only the given version has, and of those it has unmarked (a
+ * name can be one version's in one object and both versions' in another). For tests that check traffic.
+ */
+export function fieldNamesByVersion(schema: z.ZodType, onlyIn: Dialect, found = { marked: new Set<string>(), unmarked: new Set<string>() }, seen = new Set<z.ZodType>()) {
+  if (seen.has(schema)) return found;
+  seen.add(schema);
+  const def = defOf(schema);
+  if (def.type === "object") {
+    for (const [key, field] of Object.entries(def.shape!)) {
+      const rule = rules.get(field);
+      if (rule?.onlyIn === onlyIn) found.marked.add(key);
+      else if (!rule) found.unmarked.add(key);
+      fieldNamesByVersion(field, onlyIn, found, seen);
+    }
+  } else {
+    for (const inner of [...wrapped(def, "in"), ...wrapped(def, "out")]) fieldNamesByVersion(inner, onlyIn, found, seen);
+  }
+  return found;
+}

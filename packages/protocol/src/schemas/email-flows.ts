@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { callbackUrl } from "./auth.js";
+import { botChallengeFields, callbackUrl } from "./auth.js";
 import { emailAddress } from "./project-config.js";
 
 /**
@@ -23,6 +23,10 @@ export const emailWithCallbackBody = z.strictObject({
   callback_url: callbackUrl,
 });
 export type EmailWithCallbackBody = z.infer<typeof emailWithCallbackBody>;
+
+/** `POST /auth/otp/send-sign-in-code`: the address and link base, and (2.8.108) a bot challenge's answer, ignored. */
+export const sendSignInCodeBody = emailWithCallbackBody.extend(botChallengeFields);
+export type SendSignInCodeBody = z.infer<typeof sendSignInCodeBody>;
 
 /** `{ code }`: using or checking a code (`/auth/otp/sign-in`, the `check-code` endpoints). */
 export const verificationCodeBody = z.strictObject({

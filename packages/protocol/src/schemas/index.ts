@@ -20,3 +20,4 @@ export * from "./mfa-cli.js";
 export * from "./passkeys.js";
 export * from "./metrics.js";
 export * from "./dialect-fields.js";
+export * from "./analytics.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { newerField } from "./dialect-fields.js";
 
 /**
  * Wire shapes of the second sign-in factor (`/auth/mfa/sign-in`, TOTP) and the command-line login flow
@@ -20,6 +21,11 @@ export const CLI_AUTH_MAX_EXPIRES_IN_MILLIS = 1000 * 60 * 60 * 24;
 /** `POST /auth/cli` (the body may be omitted). */
 export const cliAuthStartBody = z.strictObject({
   expires_in_millis: z.number().min(0).max(CLI_AUTH_MAX_EXPIRES_IN_MILLIS).optional(),
+  /**
+   * The refresh token of the anonymous session the command-line tool had so far, if any: the confirmation
+   * page's check then answers `cli_session_state: "anonymous"`.
+   */
+  anon_refresh_token: newerField(z.string().optional()),
 });
 export type CliAuthStartBody = z.infer<typeof cliAuthStartBody>;
 
@@ -63,8 +69,11 @@ export const cliAuthCompleteBody = z
   });
 export type CliAuthCompleteBody = z.infer<typeof cliAuthCompleteBody>;
 
-/** The answer of the `check` mode: this server never holds an anonymous session for the CLI. */
-export const cliAuthCheckResponse = z.strictObject({ cli_session_state: z.literal("none") });
+/**
+ * The answer of the `check` mode: whether the command-line tool is signed in anonymously (it sent its
+ * anonymous session's refresh token when it started, which only 2.8.108 clients do), or not at all.
+ */
+export const cliAuthCheckResponse = z.strictObject({ cli_session_state: z.enum(["none", "anonymous"]) });
 export type CliAuthCheckResponse = z.infer<typeof cliAuthCheckResponse>;
 
 /** `check` answers whether the code can be completed; `complete` answers `{ success: true }`. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { newerField } from "./dialect-fields.js";
 
 /**
  * Wire shapes of a project's configuration: the legacy snake_case `config` sub-object of
@@ -196,7 +197,13 @@ export type LegacyOAuthProviderRead = z.infer<typeof legacyOAuthProviderRead>;
 /** An enabled OAuth provider as every view lists it: its id only. */
 export const enabledOAuthProviderRead = z.strictObject({ id: z.enum(OAUTH_PROVIDER_IDS) });
 
-/** The fields a client (publishable key) may see of a project's config. */
+/** A trusted domain as every view lists it: its base URL and the path of its auth handler pages. */
+export const trustedDomainRead = z.strictObject({ domain: z.string(), handler_path: z.string() });
+
+/**
+ * The fields a client (publishable key) may see of a project's config. 2.8.108 adds the trusted domains:
+ * its client checks redirect targets against them itself.
+ */
 export const clientProjectConfigRead = z.strictObject({
   sign_up_enabled: z.boolean(),
   credential_enabled: z.boolean(),
@@ -204,9 +211,11 @@ export const clientProjectConfigRead = z.strictObject({
   passkey_enabled: z.boolean(),
   client_team_creation_enabled: z.boolean(),
   client_user_deletion_enabled: z.boolean(),
+  allow_localhost: newerField(z.boolean()),
   allow_user_api_keys: z.boolean(),
   allow_team_api_keys: z.boolean(),
   enabled_oauth_providers: z.array(enabledOAuthProviderRead),
+  domains: newerField(z.array(trustedDomainRead)),
 });
 export type ClientProjectConfigRead = z.infer<typeof clientProjectConfigRead>;
 
@@ -223,7 +232,7 @@ export const adminProjectConfigRead = z.strictObject({
   allow_team_api_keys: z.boolean(),
   oauth_providers: z.array(legacyOAuthProviderRead),
   enabled_oauth_providers: z.array(enabledOAuthProviderRead),
-  domains: z.array(z.strictObject({ domain: z.string(), handler_path: z.string() })),
+  domains: z.array(trustedDomainRead),
   email_config: z.strictObject({
     type: z.enum(["shared", "standard"]),
     host: z.string().optional(),
@@ -262,6 +271,9 @@ export const adminProjectConfigUpdate = z.strictObject({
   team_member_default_permissions: z.array(permissionRef).optional(),
   user_default_permissions: z.array(permissionRef).optional(),
   oauth_account_merge_strategy: z.enum(OAUTH_ACCOUNT_MERGE_STRATEGIES).optional(),
+  // Users whose primary email is not verified are restricted (config `onboarding.requireEmailVerification`).
+  // Write-only, as in the protocol: the legacy read has no such field; `GET /internal/config` shows it.
+  require_email_verification: newerField(z.boolean().optional()),
 });
 export type AdminProjectConfigUpdate = z.infer<typeof adminProjectConfigUpdate>;
 

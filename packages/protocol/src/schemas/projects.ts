@@ -7,6 +7,7 @@ import {
   clientProjectConfigRead,
   imageUrl,
 } from "./project-config.js";
+import { newerField, olderField } from "./dialect-fields.js";
 
 /**
  * Wire shapes of the current project: `GET /projects/current` (client view) and
@@ -30,6 +31,20 @@ export const clientProjectRead = z.strictObject({
 });
 export type ClientProjectRead = z.infer<typeof clientProjectRead>;
 
+/** Where a project stands in the hosted dashboard's set-up wizard (2.8.108). */
+export const PROJECT_ONBOARDING_STATUSES = [
+  "config_choice",
+  "apps_selection",
+  "auth_setup",
+  "domain_setup",
+  "email_theme_setup",
+  "payments_setup",
+  "welcome",
+  "completed",
+] as const;
+export type ProjectOnboardingStatus = (typeof PROJECT_ONBOARDING_STATUSES)[number];
+const onboardingStatus = z.enum(PROJECT_ONBOARDING_STATUSES);
+
 /** `GET /internal/projects/current` (admin) and the items of `GET /internal/projects`. */
 export const adminProjectRead = z.strictObject({
   id: projectId,
@@ -37,10 +52,17 @@ export const adminProjectRead = z.strictObject({
   // Never null on read: a project without a description reads as "".
   description: z.string(),
   logo_url: z.string().nullable().optional(),
-  full_logo_url: z.string().nullable().optional(),
+  // One stored value under two names: 2.8.108 renamed `full_logo_url` to `logo_full_url`.
+  full_logo_url: olderField(z.string().nullable().optional()),
+  logo_full_url: newerField(z.string().nullable().optional()),
+  logo_dark_mode_url: newerField(z.string().nullable().optional()),
+  logo_full_dark_mode_url: newerField(z.string().nullable().optional()),
   created_at_millis: z.number(),
   is_production_mode: z.boolean(),
+  /** Set when the project is created; Latchkey gives it no behaviour of its own. */
+  is_development_environment: newerField(z.boolean()),
   owner_team_id: z.string().nullable(),
+  onboarding_status: newerField(onboardingStatus),
   config: adminProjectConfigRead,
 });
 export type AdminProjectRead = z.infer<typeof adminProjectRead>;
@@ -50,8 +72,12 @@ export const adminProjectUpdateBody = z.strictObject({
   display_name: displayName.optional(),
   description: z.string().nullable().optional(),
   logo_url: imageUrl.nullable().optional(),
-  full_logo_url: imageUrl.nullable().optional(),
+  full_logo_url: olderField(imageUrl.nullable().optional()),
+  logo_full_url: newerField(imageUrl.nullable().optional()),
+  logo_dark_mode_url: newerField(imageUrl.nullable().optional()),
+  logo_full_dark_mode_url: newerField(imageUrl.nullable().optional()),
   is_production_mode: z.boolean().optional(),
+  onboarding_status: newerField(onboardingStatus.optional()),
   config: adminProjectConfigUpdate.optional(),
 });
 export type AdminProjectUpdateBody = z.infer<typeof adminProjectUpdateBody>;
@@ -59,6 +85,7 @@ export type AdminProjectUpdateBody = z.infer<typeof adminProjectUpdateBody>;
 /** `POST /internal/projects` (internal project, signed-in user): the update fields plus name and owner. */
 export const adminProjectCreateBody = adminProjectUpdateBody.extend({
   display_name: displayName,
+  is_development_environment: newerField(z.boolean().optional()),
   owner_team_id: z.uuid(),
 });
 export type AdminProjectCreateBody = z.infer<typeof adminProjectCreateBody>;

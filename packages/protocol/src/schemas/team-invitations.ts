@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { callbackUrl } from "./auth.js";
+import { callbackUrl, userIdOrMe } from "./auth.js";
 import { emailAddress } from "./project-config.js";
 import { unpaginatedList } from "./list-response.js";
+import { newerField } from "./dialect-fields.js";
 
 /**
  * Wire shapes of team invitations (`/team-invitations/*`, SPEC.md §7 "Teams"): a member with
@@ -19,8 +20,28 @@ export const teamInvitationSendBody = z.strictObject({
 });
 export type TeamInvitationSendBody = z.infer<typeof teamInvitationSendBody>;
 
-/** `GET /team-invitations?team_id=…` and `DELETE /team-invitations/{id}?team_id=…` */
+/** `DELETE /team-invitations/{id}?team_id=…` */
 export const teamInvitationTeamQuery = z.strictObject({ team_id: uuid });
+
+/**
+ * `GET /team-invitations?team_id=…`: a team's pending invitations; 2.8.108 also lists those addressed to a
+ * user (`user_id=me`, or any user for a server) instead. One of the two, never both.
+ */
+export const teamInvitationListQuery = z
+  .strictObject({
+    team_id: uuid.optional(),
+    user_id: newerField(userIdOrMe.optional()),
+  })
+  .superRefine((query, ctx) => {
+    if (query.team_id === undefined && query.user_id === undefined) {
+      ctx.addIssue({ code: "custom", path: ["team_id"], message: "must be defined", params: { requiredField: true } });
+    } else if (query.team_id !== undefined && query.user_id !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["user_id"], message: "cannot be given together with team_id" });
+    }
+  });
+
+/** `POST /team-invitations/{id}/accept?user_id=…` (2.8.108): who accepts, `me` for a client. */
+export const teamInvitationAcceptByIdQuery = z.strictObject({ user_id: newerField(userIdOrMe) });
 
 /** `POST /team-invitations/send-code`: the new invitation's id. */
 export const teamInvitationSentResponse = z.strictObject({ success: z.literal(true), id: z.string() });
@@ -38,12 +59,13 @@ export const teamInvitationIdParams = z.object({ invitation_id: z.string() });
 export const teamInvitationRead = z.strictObject({
   id: z.string(),
   team_id: z.string(),
+  team_display_name: newerField(z.string()),
   expires_at_millis: z.number(),
   recipient_email: z.string(),
 });
 export type TeamInvitationRead = z.infer<typeof teamInvitationRead>;
 
-/** `GET /team-invitations?team_id=…`, oldest first. */
+/** `GET /team-invitations`, oldest first. */
 export const teamInvitationListResponse = unpaginatedList(teamInvitationRead);
 
 /** `POST /team-invitations/accept/details`: which team a code invites to. */

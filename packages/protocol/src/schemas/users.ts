@@ -4,6 +4,7 @@ import { MAX_DISPLAY_NAME_LENGTH, imageUrl, isLooseEmail } from "./project-confi
 import { teamClientRead, teamServerRead } from "./teams.js";
 import { hasNul, metadata } from "./metadata.js";
 import { CLIENT_UPLOADED_IMAGE_DESCRIPTION } from "./profile-images.js";
+import { newerField } from "./dialect-fields.js";
 
 export { MAX_METADATA_DEPTH, metadataProblem } from "./metadata.js";
 
@@ -55,8 +56,47 @@ const password = maxUnits(PASSWORD_MAX_LENGTH).nullable();
 /** A password hash in modular crypt format; whether its algorithm is supported is the handler's check. */
 const passwordHash = z.string().min(1);
 
-/** `PATCH /users/{id}` and `PATCH /users/me` (server, admin). Omitted fields are left unchanged. */
-export const userServerUpdateBody = z.strictObject({
+/**
+ * Restricted users (newer protocol, 2.8.108): signed up, but not yet allowed to use the app. Why a user is
+ * restricted is decided in the server's services/user-restrictions.ts.
+ */
+export const RESTRICTED_REASON_TYPES = ["anonymous", "email_not_verified", "restricted_by_administrator"] as const;
+export const restrictedReason = z.strictObject({ type: z.enum(RESTRICTED_REASON_TYPES) });
+export type UserRestrictedReason = z.infer<typeof restrictedReason>;
+
+/** An ISO 3166-1 alpha-2 code, trimmed and uppercased first (` us ` is `US`), as the protocol normalizes it. */
+const countryCode = z
+  .string()
+  .transform((value) => value.trim().toUpperCase())
+  .refine((value) => /^[A-Z]{2}$/.test(value), { message: "must be a 2-letter country code" });
+
+/** A risk score: an integer from 0 (no risk) to 100. */
+const riskScore = z.number().multipleOf(1).min(0).max(100);
+
+/** The scores a user's sign-up was given (newer protocol); both 0 unless a server set them. */
+export const userRiskScores = z.strictObject({ sign_up: z.strictObject({ bot: riskScore, free_trial_abuse: riskScore }) });
+export type UserRiskScores = z.infer<typeof userRiskScores>;
+
+/**
+ * The protocol's rule for a write: a restriction's public reason and private details exist only while the
+ * user is restricted by an administrator, so a body carrying either must also say `restricted_by_admin: true`.
+ */
+function checkRestrictedByAdmin(
+  value: { restricted_by_admin?: boolean; restricted_by_admin_reason?: string | null; restricted_by_admin_private_details?: string | null },
+  ctx: z.RefinementCtx,
+): void {
+  if (value.restricted_by_admin === true) return;
+  // Whole sentences without the body's path, as the protocol's object-level test words them.
+  for (const field of ["restricted_by_admin_reason", "restricted_by_admin_private_details"] as const) {
+    if (value[field] != null) {
+      ctx.addIssue({ code: "custom", message: `${field} must be null when restricted_by_admin is not true`, params: { withoutPath: true } });
+      return;
+    }
+  }
+}
+
+/** The fields of a server's user update; the body itself (below) adds the restriction rule. */
+const userServerUpdateFields = z.strictObject({
   display_name: displayName.optional(),
   profile_image_url: profileImageUrl.optional(),
   client_metadata: metadata.optional(),
@@ -73,11 +113,21 @@ export const userServerUpdateBody = z.strictObject({
   selected_team_id: uuid.nullable().optional(),
   // Only upgrades: an anonymous user can become a regular one, never the other way round.
   is_anonymous: z.literal(false).optional(),
+  restricted_by_admin: newerField(z.boolean().optional()),
+  /** Shown to the user. */
+  restricted_by_admin_reason: newerField(z.string().nullable().optional()),
+  /** Never shown to the user (server and admin reads only). */
+  restricted_by_admin_private_details: newerField(z.string().nullable().optional()),
+  country_code: newerField(countryCode.nullable().optional()),
+  risk_scores: newerField(userRiskScores.optional()),
 });
+
+/** `PATCH /users/{id}` and `PATCH /users/me` (server, admin). Omitted fields are left unchanged. */
+export const userServerUpdateBody = userServerUpdateFields.superRefine(checkRestrictedByAdmin);
 export type UserServerUpdateBody = z.infer<typeof userServerUpdateBody>;
 
 /** `PATCH /users/me` (client): what a signed-in user may change about themself. */
-export const userClientUpdateBody = userServerUpdateBody.pick({
+export const userClientUpdateBody = userServerUpdateFields.pick({
   display_name: true,
   profile_image_url: true,
   client_metadata: true,
@@ -85,11 +135,15 @@ export const userClientUpdateBody = userServerUpdateBody.pick({
   totp_secret_base64: true,
   otp_auth_enabled: true,
   passkey_auth_enabled: true,
+}).extend({
+  // The newer protocol lets a user change their own primary email (its onboarding asks for one); the new
+  // address is unverified until they verify it.
+  primary_email: newerField(primaryEmail.nullable().optional()),
 });
 export type UserClientUpdateBody = z.infer<typeof userClientUpdateBody>;
 
 /** `POST /users` (server, admin): the update fields without `selected_team_id`, plus OAuth accounts. */
-export const userServerCreateBody = userServerUpdateBody.omit({ selected_team_id: true }).extend({
+export const userServerCreateBody = userServerUpdateFields.omit({ selected_team_id: true }).extend({
   oauth_providers: z
     .array(
       z.strictObject({
@@ -100,7 +154,7 @@ export const userServerCreateBody = userServerUpdateBody.omit({ selected_team_id
     )
     .optional(),
   is_anonymous: z.boolean().optional(),
-});
+}).superRefine(checkRestrictedByAdmin);
 export type UserServerCreateBody = z.infer<typeof userServerCreateBody>;
 
 /** A user id in a path: a UUID, or `me` for the signed-in user. */
@@ -128,14 +182,23 @@ const pageSize = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
-/** `GET /users` (server, admin). `cursor` is the id of the first user of the page. */
+/**
+ * `GET /users` (server, admin). `cursor` is the id of the first user of the page. Which users are listed
+ * (newer protocol): by default those who are neither anonymous nor restricted; `include_restricted` adds
+ * the restricted ones, `include_anonymous` adds anonymous and restricted ones, and `only_anonymous` (sent
+ * with `include_anonymous`) lists the anonymous ones alone. The older protocol has no restricted users to
+ * leave out, so its lists include them.
+ */
 export const userListQuery = z.object({
   cursor: uuid.optional(),
   limit: pageSize.optional(),
-  order_by: z.enum(["signed_up_at"]).optional(),
+  // `last_active_at` is the newer protocol's; a zod enum cannot mark one member, so both versions accept it.
+  order_by: z.enum(["signed_up_at", "last_active_at"]).optional(),
   desc: booleanString.optional(),
   query: z.string().refine((value) => !hasNul(value), noNul).optional(),
   include_anonymous: booleanString.optional(),
+  include_restricted: newerField(booleanString.optional(), { otherwise: "true" }),
+  only_anonymous: newerField(booleanString.optional()),
   team_id: uuid.optional(),
 });
 export type UserListQuery = z.infer<typeof userListQuery>;
@@ -168,6 +231,11 @@ export const userClientRead = z.strictObject({
   otp_auth_enabled: z.boolean(),
   passkey_auth_enabled: z.boolean(),
   is_anonymous: z.boolean(),
+  /** Always `restricted_reason !== null`. */
+  is_restricted: newerField(z.boolean()),
+  restricted_reason: newerField(restrictedReason.nullable()),
+  restricted_by_admin: newerField(z.boolean()),
+  restricted_by_admin_reason: newerField(z.string().nullable()),
   selected_team: teamClientRead.nullable(),
 });
 export type UserClientRead = z.infer<typeof userClientRead>;
@@ -177,6 +245,10 @@ export const userServerRead = userClientRead.extend({
   primary_email_auth_enabled: z.boolean(),
   server_metadata: z.unknown(),
   last_active_at_millis: z.number(),
+  restricted_by_admin_private_details: newerField(z.string().nullable()),
+  /** Set by a server (the protocol's own servers capture it from geo headers at sign-up). */
+  country_code: newerField(z.string().nullable()),
+  risk_scores: newerField(userRiskScores),
   selected_team: teamServerRead.nullable(),
 });
 export type UserServerRead = z.infer<typeof userServerRead>;

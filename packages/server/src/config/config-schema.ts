@@ -136,6 +136,9 @@ export const configOverrideSchema: SchemaNode = obj({
   }),
   teams: obj({ createPersonalTeamOnSignUp: bool(), allowClientTeamCreation: bool() }),
   users: obj({ allowClientUserDeletion: bool() }),
+  // Newer protocol (2.8.108): users with an unverified primary email are restricted. Not among the rendered
+  // defaults (project-config.ts), so the older protocol's config reads as it always did.
+  onboarding: obj({ requireEmailVerification: bool() }),
   apiKeys: obj({ enabled: obj({ team: bool(), user: bool() }) }),
   domains: obj({
     allowLocalhost: bool(),

@@ -6,6 +6,7 @@ import type {
   ClientProjectRead,
   LegacyOAuthProviderRead,
   OAuthProviderId,
+  ProjectOnboardingStatus,
 } from "@latchkey/protocol/schemas";
 import { overrideConfig, type ConfigObject, type ConfigOverride } from "./config-format.js";
 import { isKnownEmailTheme, renderProjectConfig, validateProjectConfig, type ConfigCheck, type ProjectConfig } from "./project-config.js";
@@ -49,17 +50,16 @@ function permissionList(set: Record<string, true | undefined>): { id: string }[]
 export function toAdminProjectConfigRead(config: ProjectConfig): AdminProjectConfigRead {
   const providers = signInProviders(config);
   const server = config.emails.server;
+  // The client's view of the switches, with the providers' full settings instead of their ids; its
+  // trusted domains are set below, in the admin view's own order of fields.
+  const { allow_localhost: allowLocalhost, domains, ...switches } = toClientProjectConfigRead(config);
   return {
-    allow_localhost: config.domains.allowLocalhost,
-    // The client's view of the switches, with the providers' full settings instead of their ids.
-    ...toClientProjectConfigRead(config),
+    allow_localhost: allowLocalhost,
+    ...switches,
     oauth_providers: providers,
     // Ids only, as in the client's view (the protocol's admin view too).
     enabled_oauth_providers: providers.map((p) => ({ id: p.id })),
-    domains: Object.values(config.domains.trustedDomains)
-      .filter((d): d is { baseUrl: string; handlerPath: string } => typeof d.baseUrl === "string")
-      .map((d) => ({ domain: d.baseUrl, handler_path: d.handlerPath }))
-      .sort((a, b) => codePointOrder(a.domain, b.domain)),
+    domains,
     email_config: server.isShared
       ? { type: "shared" }
       : withoutUndefined({
@@ -89,10 +89,20 @@ export function toClientProjectConfigRead(config: ProjectConfig): ClientProjectC
     passkey_enabled: config.auth.passkey.allowSignIn,
     client_team_creation_enabled: config.teams.allowClientTeamCreation,
     client_user_deletion_enabled: config.users.allowClientUserDeletion,
+    allow_localhost: config.domains.allowLocalhost,
     allow_user_api_keys: config.apiKeys.enabled.user,
     allow_team_api_keys: config.apiKeys.enabled.team,
     enabled_oauth_providers: signInProviders(config).map((p) => ({ id: p.id as OAuthProviderId })),
+    domains: trustedDomainList(config),
   };
+}
+
+/** The trusted domains (those with a base URL), sorted by it as the protocol lists them. */
+function trustedDomainList(config: ProjectConfig): { domain: string; handler_path: string }[] {
+  return Object.values(config.domains.trustedDomains)
+    .filter((d): d is { baseUrl: string; handlerPath: string } => typeof d.baseUrl === "string")
+    .map((d) => ({ domain: d.baseUrl, handler_path: d.handlerPath }))
+    .sort((a, b) => codePointOrder(a.domain, b.domain));
 }
 
 /**
@@ -123,6 +133,7 @@ export function legacyConfigUpdateToOverride(update: AdminProjectConfigUpdate): 
       })]),
     ),
     "users.allowClientUserDeletion": update.client_user_deletion_enabled,
+    "onboarding.requireEmailVerification": update.require_email_verification,
     "teams.allowClientTeamCreation": update.client_team_creation_enabled,
     "teams.createPersonalTeamOnSignUp": update.create_team_on_sign_up,
     "domains.allowLocalhost": update.allow_localhost,
@@ -173,6 +184,10 @@ export interface ProjectRecord {
   owner_team_id: string | null;
   logo_url: string | null;
   full_logo_url: string | null;
+  logo_dark_mode_url: string | null;
+  logo_full_dark_mode_url: string | null;
+  is_development_environment: boolean;
+  onboarding_status: string;
 }
 
 /** Body of `GET /projects/current`. */
@@ -188,9 +203,14 @@ export function renderAdminProjectRead(project: ProjectRecord, config: ProjectCo
     description: project.description ?? "",
     logo_url: project.logo_url,
     full_logo_url: project.full_logo_url,
+    logo_full_url: project.full_logo_url,
+    logo_dark_mode_url: project.logo_dark_mode_url,
+    logo_full_dark_mode_url: project.logo_full_dark_mode_url,
     created_at_millis: new Date(project.created_at).getTime(),
     is_production_mode: project.is_production_mode,
+    is_development_environment: project.is_development_environment,
     owner_team_id: project.owner_team_id,
+    onboarding_status: project.onboarding_status as ProjectOnboardingStatus,
     config: toAdminProjectConfigRead(config),
   };
 }

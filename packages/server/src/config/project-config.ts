@@ -30,6 +30,12 @@ export interface ProjectConfig {
   apiKeys: { enabled: { team: boolean; user: boolean } };
   teams: { createPersonalTeamOnSignUp: boolean; allowClientTeamCreation: boolean };
   users: { allowClientUserDeletion: boolean };
+  /**
+   * Newer protocol (2.8.108) only, and absent until set: the older protocol's complete config has no
+   * `onboarding`, and a default here would show in its `GET /internal/config`. Read it through
+   * `requiresEmailVerification`.
+   */
+  onboarding?: { requireEmailVerification?: boolean };
   domains: { allowLocalhost: boolean; trustedDomains: Record<string, TrustedDomainConfig> };
   auth: {
     allowSignUp: boolean;
@@ -105,6 +111,11 @@ export interface OfferPriceConfig {
   interval?: DayInterval;
   serverOnly: boolean;
   freeTrial?: DayInterval;
+}
+
+/** Whether users with an unverified (or no) primary email are restricted (`onboarding.requireEmailVerification`). */
+export function requiresEmailVerification(config: ProjectConfig): boolean {
+  return config.onboarding?.requireEmailVerification === true;
 }
 
 /** The id clients know as the default e-mail theme; `emails.selectedThemeId` falls back to it. */

@@ -1,4 +1,5 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
+import type { UserRestrictedReason } from "@latchkey/protocol/schemas";
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import type { Env } from "../env.js";
 import { signingKeyRingOf, type PublicJwk, type SigningKey, type SigningKeyRing } from "./signing-keys.js";
@@ -15,7 +16,12 @@ function imported(key: SigningKey, part: "private" | "public") {
   return cached;
 }
 
-/** The access token's claims: exactly the protocol's payload, nothing more. */
+/**
+ * The access token's claims: exactly the protocol's payload, nothing more. Every token carries the 2.8.108
+ * protocol's claims (`signed_up_at` … `requires_totp_mfa`), which its client requires: a token is issued
+ * without knowing which version will read it (the token endpoint has no protocol headers), and 2.8.41's
+ * client ignores claims it does not know.
+ */
 export interface AccessTokenClaims {
   sub: string;
   exp: number;
@@ -30,7 +36,12 @@ export interface AccessTokenClaims {
   email: string | null;
   email_verified: boolean;
   selected_team_id: string | null;
+  /** Seconds since the epoch, like the other dates of a JWT. */
+  signed_up_at: number;
   is_anonymous: boolean;
+  is_restricted: boolean;
+  restricted_reason: UserRestrictedReason | null;
+  requires_totp_mfa: boolean;
 }
 
 export interface AccessTokenSubject {
@@ -42,7 +53,11 @@ export interface AccessTokenSubject {
   email: string | null;
   emailVerified: boolean;
   selectedTeamId: string | null;
+  signedUpAt: Date;
   isAnonymous: boolean;
+  /** Why the user is restricted, or null (services/user-restrictions.ts). */
+  restrictedReason: UserRestrictedReason | null;
+  requiresTotpMfa: boolean;
 }
 
 /** Audience of a project's tokens; anonymous users get their own, so their tokens never pass as regular ones. */
@@ -85,7 +100,11 @@ export async function signAccessToken(env: Env, subject: AccessTokenSubject, now
     email: subject.email,
     email_verified: subject.emailVerified,
     selected_team_id: subject.selectedTeamId,
+    signed_up_at: Math.floor(subject.signedUpAt.getTime() / 1000),
     is_anonymous: subject.isAnonymous,
+    is_restricted: subject.restrictedReason !== null,
+    restricted_reason: subject.restrictedReason,
+    requires_totp_mfa: subject.requiresTotpMfa,
   };
   return new SignJWT(claims as unknown as JWTPayload)
     .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })

@@ -19,6 +19,8 @@ export interface CliAuthAttemptsTable {
   expires_at: Date;
   completed_at: Date | null;
   used_at: Date | null;
+  /** The anonymous session the command-line tool had when it started (2.8.108 `anon_refresh_token`). */
+  anonymous_session_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface MfaCliTables {

@@ -8,6 +8,7 @@ import type { PasskeyTables } from "./schema-passkeys.js";
 import type { MfaCliTables } from "./schema-mfa-cli.js";
 import type { OperationsTables } from "./schema-operations.js";
 import type { ProfileImageTables } from "./schema-profile-images.js";
+import type { AnalyticsTables } from "./schema-analytics.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -23,6 +24,10 @@ export interface ProjectsTable {
   owner_team_id: string | null;
   logo_url: string | null;
   full_logo_url: string | null;
+  logo_dark_mode_url: ColumnType<string | null, string | null | undefined, string | null>;
+  logo_full_dark_mode_url: ColumnType<string | null, string | null | undefined, string | null>;
+  is_development_environment: ColumnType<boolean, boolean | undefined, boolean>;
+  onboarding_status: ColumnType<string, string | undefined, string>;
   config_override: ColumnType<Record<string, unknown>, string | undefined, string>;
 }
 
@@ -68,6 +73,12 @@ export interface UsersTable {
   selected_team_id: string | null;
   created_at: CreatedAt;
   last_active_at: ColumnType<Date, Date | undefined, Date>;
+  restricted_by_admin: ColumnType<boolean, boolean | undefined, boolean>;
+  restricted_by_admin_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  restricted_by_admin_private_details: ColumnType<string | null, string | null | undefined, string | null>;
+  country_code: ColumnType<string | null, string | null | undefined, string | null>;
+  risk_score_bot: ColumnType<number, number | undefined, number>;
+  risk_score_free_trial_abuse: ColumnType<number, number | undefined, number>;
 }
 
 export interface ContactChannelsTable {
@@ -103,7 +114,17 @@ export interface SessionsTable {
   last_used_ip: string | null;
 }
 
-export interface Database extends EmailTables, VerificationTables, NotificationTables, PermissionTables, ProjectApiKeyTables, MfaCliTables, PasskeyTables, ProfileImageTables, OperationsTables {
+export interface Database
+  extends EmailTables,
+    VerificationTables,
+    NotificationTables,
+    PermissionTables,
+    ProjectApiKeyTables,
+    MfaCliTables,
+    PasskeyTables,
+    ProfileImageTables,
+    OperationsTables,
+    AnalyticsTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;

@@ -6,6 +6,7 @@ import { verifyAccessToken } from "../crypto/access-tokens.js";
 import { adminAccessTokenOwner, readAdminAccessToken } from "../services/project-ownership.js";
 import { INTERNAL_PROJECT_ID } from "../services/projects.js";
 import { findCachedUserRecord } from "../services/user-read.js";
+import { restrictedReasonOf, restrictionPolicy } from "../services/user-restrictions.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 import { protocolHeader } from "./dialect.js";
 
@@ -38,6 +39,9 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const adminAccessToken = header("admin-access-token");
   const accessToken = header("access-token");
   const allowAnonymousUser = header("allow-anonymous-user") === "true";
+  // Restricted users (2.8.108) pass with allow-restricted-user, or with allow-anonymous-user, which its SDK
+  // sends on every call and which upstream reads as "anonymous users implicitly include restricted users".
+  const allowRestrictedUser = allowAnonymousUser || header("allow-restricted-user") === "true";
 
   if (!accessType) {
     if (publishableClientKey || secretServerKey || superSecretAdminKey || adminAccessToken) throw new KnownErrors.ProjectKeyWithoutAccessType();
@@ -98,6 +102,12 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   }
   // A deleted user's still-unexpired token authenticates nobody.
   const userRecord = (await userLookup) ?? null;
+  if (userRecord && !allowRestrictedUser) {
+    // Judged on the user's present state, not the token's claims: verifying an email lets the user in at once.
+    const reason = restrictedReasonOf(userRecord.user, userRecord.primaryEmail, restrictionPolicy(project));
+    // Anonymous users were already let through (or not) by their token's audience and allow-anonymous-user.
+    if (reason && reason.type !== "anonymous") throw new KnownErrors.RestrictedUserNotAllowed(reason);
+  }
   return { type: accessType, project, branchId, user: userRecord?.user ?? null, userRecord, refreshTokenId: userRecord ? claims!.refresh_token_id : null };
 }
 

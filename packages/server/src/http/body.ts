@@ -1,5 +1,7 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { HTTPException } from "hono/http-exception";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
 
 /**
  * Parses a request body by its content type, as the protocol does before it looks at anything else:
@@ -10,22 +12,10 @@ export async function parseBody(request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   const buffer = await request.arrayBuffer();
   if (!contentType) return undefined;
-  const text = () => {
-    try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
-    } catch {
-      throw new KnownErrors.BodyParsingError("Request body cannot be parsed as UTF-8");
-    }
-  };
+  const text = () => utf8(buffer);
   switch (contentType) {
-    case "application/json": {
-      const source = text();
-      try {
-        return JSON.parse(source);
-      } catch {
-        throw new KnownErrors.BodyParsingError("Invalid JSON in request body");
-      }
-    }
+    case "application/json":
+      return parseJson(buffer);
     case "text/plain":
       return text();
     case "application/x-www-form-urlencoded":
@@ -35,4 +25,44 @@ export async function parseBody(request: Request): Promise<unknown> {
     default:
       throw new HTTPException(400, { message: `Unknown content type in request body: ${contentType}` });
   }
+}
+
+function utf8(buffer: ArrayBuffer | Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
+  } catch {
+    throw new KnownErrors.BodyParsingError("Request body cannot be parsed as UTF-8");
+  }
+}
+
+function parseJson(buffer: ArrayBuffer | Uint8Array): unknown {
+  const source = utf8(buffer);
+  try {
+    return JSON.parse(source);
+  } catch {
+    throw new KnownErrors.BodyParsingError("Invalid JSON in request body");
+  }
+}
+
+/** What a compressed body may inflate to: far more than any batch a client sends, far less than a gzip bomb. */
+export const MAX_INFLATED_BODY_BYTES = 4_000_000;
+const inflate = promisify(gunzip);
+
+/**
+ * The body of a route whose JSON may also arrive gzip-compressed as `application/octet-stream` (2.8.108's
+ * analytics batches, http/route.ts `gzipJsonBody`): such bytes are inflated and parsed as JSON; anything else
+ * is returned as parsed. Every other route keeps receiving octet-stream bodies as bytes.
+ */
+export async function inflateJsonBody(body: unknown): Promise<unknown> {
+  if (!(body instanceof Uint8Array)) return body;
+  let inflated: Buffer;
+  try {
+    inflated = await inflate(body, { maxOutputLength: MAX_INFLATED_BODY_BYTES });
+  } catch (error) {
+    const tooLarge = (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
+    throw new KnownErrors.BodyParsingError(
+      tooLarge ? `Request body inflates to more than ${MAX_INFLATED_BODY_BYTES} bytes` : "Request body of type application/octet-stream must be gzip-compressed JSON",
+    );
+  }
+  return parseJson(inflated);
 }

@@ -123,7 +123,10 @@ function requestBodyOf(route: Route): Record<string, unknown> {
     schemas.length === 1
       ? toJsonSchema(schemas[0]!, "input")
       : { anyOf: [{ title: "Server and admin callers", ...toJsonSchema(server!, "input") }, { title: "Client callers", ...toJsonSchema(client!, "input") }] };
-  return { requestBody: { required: !(server ?? client)!.safeParse(undefined).success, content: { "application/json": { schema } } } };
+  const gzip = route.gzipJsonBody
+    ? { "application/octet-stream": { schema: { type: "string", contentEncoding: "gzip", description: "The same JSON, gzip-compressed." } } }
+    : {};
+  return { requestBody: { required: !(server ?? client)!.safeParse(undefined).success, content: { "application/json": { schema }, ...gzip } } };
 }
 
 function responsesOf(route: Route): Record<string, unknown> {

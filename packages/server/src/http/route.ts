@@ -4,6 +4,7 @@ import { z } from "zod";
 import { requireAccess } from "./auth.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 import { validateRequest } from "./validate.js";
+import { inflateJsonBody } from "./body.js";
 import { answerForDialect } from "@latchkey/protocol/schemas";
 
 /**
@@ -67,6 +68,11 @@ export interface RouteDeclaration<A extends AccessRule = AccessRule, Req extends
   /** Marks a route kept for old clients. */
   deprecated?: boolean;
   /**
+   * The JSON body may also come gzip-compressed as `application/octet-stream`, as 2.8.108's analytics
+   * batches do; it is inflated (http/body.ts) before validation. Other routes see such a body as bytes.
+   */
+  gzipJsonBody?: boolean;
+  /**
    * Returns the body (sent as JSON with the declared status) or a whole `Response` (text, redirects,
    * extra headers).
    */
@@ -101,6 +107,7 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[]): void {
     };
     app.on(route.method.toUpperCase(), route.path, async (c) => {
       const auth = route.access === "public" ? c.get("auth") : requireAccess(c, route.access);
+      if (route.gzipJsonBody) c.set("body", await inflateJsonBody(c.get("body")));
       const parsed = validateRequest(c, schemasFor(auth), { requireUser: route.requiresUser === true && !auth?.user });
       const result = await route.handler(c, { auth: auth as RequestAuth, ...parsed } as RouteInput<RequestSchemas, RequestAuth>);
       if (result instanceof Response) return result;

@@ -51,7 +51,7 @@ export function validateRequest<P extends Parts>(c: Context<AppEnv>, parts: P, o
     }
     const result = schema.safeParse(withDialectDefaults(schema, input[part], dialect), { reportInput: true });
     if (result.success) output[part] = result.data;
-    else problems.push(...result.error.issues.map((issue) => describeIssue(part, issue)));
+    else problems.push(...inFieldOrder(result.error.issues).map((issue) => describeIssue(part, issue)));
   }
   if (problems.length > 0) {
     const lines = problems.map((p) => `  - ${p}`).join("\n");
@@ -89,6 +89,20 @@ function unstorableText(root: string, value: unknown): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * A field that its object's refinement requires (`team_id` unless `user_id` is given; the issue is marked
+ * `params.requiredField`) is reported where a plain required field would be: before the object's unknown
+ * properties, which zod reports ahead of its refinements.
+ */
+function inFieldOrder(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const required = issues.filter((issue) => issue.code === "custom" && issue.params?.requiredField === true);
+  const unknownAt = issues.findIndex((issue) => issue.code === "unrecognized_keys" && issue.path.length === 0);
+  if (required.length === 0 || unknownAt < 0) return issues;
+  const rest = issues.filter((issue) => !required.includes(issue));
+  const at = rest.findIndex((issue) => issue.code === "unrecognized_keys" && issue.path.length === 0);
+  return [...rest.slice(0, at), ...required, ...rest.slice(at)];
 }
 
 export function formatPath(root: string, path: readonly PropertyKey[]): string {

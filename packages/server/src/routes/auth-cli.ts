@@ -9,7 +9,7 @@ import {
   cliAuthStartResponse,
 } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
-import { canCompleteCliAuth, completeCliAuth, pollCliAuth, startCliAuth } from "../services/cli-auth.js";
+import { cliAuthSessionState, completeCliAuth, pollCliAuth, startCliAuth } from "../services/cli-auth.js";
 
 /** The protocol has no known error for an unusable login code: it answers a plain 400 with this text. */
 const INVALID_LOGIN_CODE = "Invalid login code or the code has expired";
@@ -25,12 +25,15 @@ export const cliAuthRoutes = [
     method: "post",
     path: "/auth/cli",
     summary: "Start a command-line login",
-    description: "The body may be left out, as in the protocol: every field has a default.",
+    description:
+      "The body may be left out, as in the protocol: every field has a default. A 2.8.108 tool signed in anonymously sends its " +
+      "session's `anon_refresh_token`, which the confirmation page's check then reports (`cli_session_state: \"anonymous\"`).",
     tags: TAGS,
     access: ANY_ACCESS,
     request: { body: cliAuthStartBody.optional() },
     response: { description: "The polling code (kept by the CLI) and the login code (for the confirmation page).", schema: cliAuthStartResponse },
-    handler: (c, { auth, body }) => startCliAuth(c.get("deps").db, auth.project, { expiresInMillis: body?.expires_in_millis }),
+    handler: (c, { auth, body }) =>
+      startCliAuth(c.get("deps").db, auth.project, { expiresInMillis: body?.expires_in_millis, anonRefreshToken: body?.anon_refresh_token }),
   }),
   defineRoute({
     method: "post",
@@ -64,8 +67,9 @@ export const cliAuthRoutes = [
     handler: async (c, { auth, body }) => {
       const { db } = c.get("deps");
       if (body.mode === "check") {
-        if (!(await canCompleteCliAuth(db, auth.project, body.login_code))) throw new HTTPException(400, { message: INVALID_LOGIN_CODE });
-        return { cli_session_state: "none" } as const;
+        const state = await cliAuthSessionState(db, auth.project, body.login_code);
+        if (!state) throw new HTTPException(400, { message: INVALID_LOGIN_CODE });
+        return { cli_session_state: state };
       }
       if (!(await completeCliAuth(db, auth.project, { loginCode: body.login_code, refreshToken: body.refresh_token! }))) {
         throw new HTTPException(400, { message: INVALID_LOGIN_CODE });

@@ -1,5 +1,5 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { CODE_VALID_RESPONSE, codeValidResponse, emailWithCallbackBody, sendSignInCodeResponse, signInResponse, verificationCodeBody } from "@latchkey/protocol/schemas";
+import { CODE_VALID_RESPONSE, codeValidResponse, sendSignInCodeBody, sendSignInCodeResponse, signInResponse, verificationCodeBody } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
 import { checkSignInCode, sendSignInCode, signInWithCode } from "../services/otp-sign-in.js";
 
@@ -22,7 +22,7 @@ export const otpAuthRoutes = [
       "Answers a plain 403 when one-time-code sign-in is off.",
     tags: TAGS,
     access: ANY_ACCESS,
-    request: { body: emailWithCallbackBody },
+    request: { body: sendSignInCodeBody },
     response: { description: "The code's nonce, which the client appends to the code the user types.", schema: sendSignInCodeResponse },
     errors: [KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.SignUpNotEnabled, KnownErrors.UserWithEmailAlreadyExists],
     handler: (c, { auth, body }) => sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url }),

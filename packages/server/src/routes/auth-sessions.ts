@@ -24,6 +24,7 @@ import type { ProjectRow } from "../services/projects.js";
 import { accessTokenForUserRecord, findCachedSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
 import { findUserRow } from "../services/user-rows.js";
 import { findCachedUserRecord } from "../services/user-read.js";
+import { restrictionPolicy } from "../services/user-restrictions.js";
 import { protocolHeader, protocolHeaderName } from "../http/dialect.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -75,7 +76,7 @@ export const sessionsRoutes = [
         throw new KnownErrors.SchemaError(`Request validation failed on POST ${c.req.path}:\n  - headers.${name} must be defined`);
       }
       const session = await findCachedSession(c.get("deps").db, c.get("deps").caches, auth.project.id, refreshToken);
-      return { access_token: await refreshedAccessToken(c, session) };
+      return { access_token: await refreshedAccessToken(c, auth.project, session) };
     },
   }),
   defineRoute({
@@ -171,7 +172,7 @@ export const sessionsRoutes = [
       if (!refreshToken) return oauthError(c, "invalid_request", "Missing parameter: refresh_token");
 
       const session = await findCachedSession(db, c.get("deps").caches, project.id, refreshToken);
-      const accessToken = await refreshedAccessToken(c, session);
+      const accessToken = await refreshedAccessToken(c, project, session);
       c.header("pragma", "no-cache");
       return { access_token: accessToken, token_type: "bearer", expires_in: env.accessTokenLifetimeSeconds, refresh_token: refreshToken } as const;
     },
@@ -280,10 +281,14 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
   return { clientId: unescape(decoded.slice(0, colon)), clientSecret: unescape(decoded.slice(colon + 1)) };
 }
 
-/** A new access token for a live session, recording its use; its user's record comes from the user cache. */
-async function refreshedAccessToken(c: Context<AppEnv>, session: SessionRow): Promise<string> {
+/**
+ * A new access token for a live session of the project, recording its use. Its user's record comes from the
+ * user cache and the project from the project cache, both dropped on any change, so the token always tells
+ * the user's present state (an email verified since the last token: no longer restricted).
+ */
+async function refreshedAccessToken(c: Context<AppEnv>, project: ProjectRow, session: SessionRow): Promise<string> {
   const { db, env, caches } = c.get("deps");
   const [record] = await Promise.all([findCachedUserRecord(db, caches, session.project_id, session.user_id), touchSession(db, session, clientIp(c))]);
   if (!record) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-  return accessTokenForUserRecord(env, session, record);
+  return accessTokenForUserRecord(env, session, record, restrictionPolicy(project));
 }

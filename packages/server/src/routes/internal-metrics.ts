@@ -1,6 +1,7 @@
 import { metricsQuery, metricsResponse } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
 import { projectMetrics } from "../services/metrics.js";
+import { restrictionPolicy } from "../services/user-restrictions.js";
 
 /**
  * `GET /internal/metrics` (admin): the dashboard's figures. Activity and countries are recorded by the request
@@ -19,6 +20,7 @@ export const internalMetricsRoutes = [
     access: ["admin"],
     request: { query: metricsQuery },
     response: { description: "The figures.", schema: metricsResponse },
-    handler: (c, { auth, query }) => projectMetrics(c.get("deps").db, auth.project.id, { includeAnonymous: query.include_anonymous === "true" }),
+    handler: (c, { auth, query }) =>
+      projectMetrics(c.get("deps").db, auth.project.id, { includeAnonymous: query.include_anonymous === "true", restrictionPolicy: restrictionPolicy(auth.project) }),
   }),
 ];

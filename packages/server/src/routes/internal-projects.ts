@@ -53,8 +53,13 @@ export const internalProjectsRoutes = [
         displayName: body.display_name,
         description: body.description ?? null,
         isProductionMode: body.is_production_mode,
+        isDevelopmentEnvironment: body.is_development_environment,
         logoUrl: body.logo_url,
-        fullLogoUrl: body.full_logo_url,
+        // Each version names it its own way (and never both: the other name is refused).
+        fullLogoUrl: body.logo_full_url !== undefined ? body.logo_full_url : body.full_logo_url,
+        logoDarkModeUrl: body.logo_dark_mode_url,
+        logoFullDarkModeUrl: body.logo_full_dark_mode_url,
+        onboardingStatus: body.onboarding_status,
         configOverride: check.override,
       });
       return adminRead(project);

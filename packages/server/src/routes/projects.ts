@@ -52,8 +52,12 @@ export const projectsRoutes = [
           displayName: fields.display_name,
           description: fields.description,
           logoUrl: fields.logo_url,
-          fullLogoUrl: fields.full_logo_url,
+          // Each version names it its own way (and never both: the other name is refused).
+          fullLogoUrl: fields.logo_full_url !== undefined ? fields.logo_full_url : fields.full_logo_url,
+          logoDarkModeUrl: fields.logo_dark_mode_url,
+          logoFullDarkModeUrl: fields.logo_full_dark_mode_url,
           isProductionMode: fields.is_production_mode,
+          onboardingStatus: fields.onboarding_status,
         },
         config
           ? (stored) => {

@@ -6,16 +6,22 @@ import {
   teamInvitationCheckResponse,
   teamInvitationDetails,
   teamInvitationIdParams,
+  teamInvitationAcceptByIdQuery,
+  teamInvitationListQuery,
   teamInvitationListResponse,
   teamInvitationSendBody,
   teamInvitationSentResponse,
   teamInvitationTeamQuery,
   verificationCodeBody,
 } from "@latchkey/protocol/schemas";
+import { HTTPException } from "hono/http-exception";
+import type { RequestAuth } from "../http/context.js";
 import { defineRoute } from "../http/route.js";
 import {
+  acceptReceivedTeamInvitation,
   acceptTeamInvitation,
   checkTeamInvitation,
+  listReceivedTeamInvitations,
   listTeamInvitations,
   revokeTeamInvitation,
   sendTeamInvitation,
@@ -92,14 +98,46 @@ export const teamInvitationsRoutes = [
   defineRoute({
     method: "get",
     path: "/team-invitations",
-    summary: "List a team's pending invitations",
-    description: "A client's user must be a member holding `$read_members` and `$invite_members` (the error names the first missing).",
+    summary: "List a team's pending invitations, or those a user received",
+    description:
+      "`team_id`: a client's user must be a member holding `$read_members` and `$invite_members` (the error names the first missing). " +
+      "`user_id` (2.8.108): the pending invitations addressed to the user's verified emails; a client lists only its own (`me`).",
     tags: TAGS,
     access: ANY_ACCESS,
-    request: { query: teamInvitationTeamQuery },
+    request: { query: teamInvitationListQuery },
     response: { description: "The pending invitations, oldest first.", schema: teamInvitationListResponse },
-    errors: INVITER_ERRORS,
-    handler: async (c, { auth, query }) => ({ items: await listTeamInvitations(c.get("deps").db, auth, query.team_id), is_paginated: false }) as const,
+    errors: [...INVITER_ERRORS, KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserNotFound],
+    handler: async (c, { auth, query }) => {
+      const { db } = c.get("deps");
+      const items =
+        query.user_id !== undefined
+          ? await listReceivedTeamInvitations(db, auth.project.id, invitedUser(auth, query.user_id, "list"))
+          : await listTeamInvitations(db, auth, query.team_id!);
+      return { items, is_paginated: false } as const;
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/team-invitations/:invitation_id/accept",
+    summary: "Accept a received team invitation",
+    description:
+      "2.8.108: the user (`me` for a client) joins the team of an invitation addressed to one of their verified emails, " +
+      "without its code. Restricted users (anonymous, unverified) may not. A missing, used or expired invitation is a plain 404.",
+    tags: TAGS,
+    access: ANY_ACCESS,
+    request: { params: teamInvitationIdParams, query: teamInvitationAcceptByIdQuery },
+    response: { description: "Joined (an empty object).", schema: teamInvitationAcceptResponse },
+    errors: [
+      KnownErrors.CannotGetOwnUserWithoutUser,
+      KnownErrors.UserNotFound,
+      KnownErrors.TeamInvitationRestrictedUserNotAllowed,
+      KnownErrors.TeamInvitationEmailMismatch,
+      KnownErrors.TeamNotFound,
+    ],
+    handler: async (c, { auth, params, query }) => {
+      await acceptReceivedTeamInvitation(c.get("deps").db, auth.project, invitedUser(auth, query.user_id, "accept"), params.invitation_id);
+      return {};
+    },
   }),
   defineRoute({
     method: "delete",
@@ -117,3 +155,18 @@ export const teamInvitationsRoutes = [
     },
   }),
 ];
+
+/**
+ * The user whose received invitations a request lists or accepts: a client only its own (`me` or its id),
+ * a server any user (`me` being its session's user, if any).
+ */
+function invitedUser(auth: RequestAuth, userId: string, action: "list" | "accept"): string {
+  if (userId === "me" || auth.type === "client") {
+    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
+    if (userId !== "me" && userId.toLowerCase() !== auth.user.id) {
+      throw new HTTPException(403, { message: `Client can only ${action} team invitations for their own user. user_id must be either "me" or the ID of the current user` });
+    }
+    return auth.user.id;
+  }
+  return userId.toLowerCase();
+}

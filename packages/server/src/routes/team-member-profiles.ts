@@ -5,6 +5,7 @@ import type { AppEnv, RequestAuth } from "../http/context.js";
 import { defineRoute } from "../http/route.js";
 import { listMemberProfiles, readMemberProfile, renderClientProfile, renderServerProfiles, updateMemberProfile, type MemberProfile } from "../services/team-member-profiles.js";
 import { checkProfileImageUrl } from "../services/profile-images.js";
+import { restrictionPolicy } from "../services/user-restrictions.js";
 import { resolveUserId, teamActor } from "./team-route-helpers.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
@@ -71,5 +72,5 @@ export const teamMemberProfilesRoutes = [
 ];
 
 async function renderFor(c: Context<AppEnv>, auth: RequestAuth, profiles: MemberProfile[]) {
-  return auth.type === "client" ? profiles.map(renderClientProfile) : renderServerProfiles(c.get("deps").db, profiles);
+  return auth.type === "client" ? profiles.map(renderClientProfile) : renderServerProfiles(c.get("deps").db, profiles, restrictionPolicy(auth.project));
 }

@@ -28,6 +28,7 @@ import {
 } from "../services/users.js";
 import type { UserRow } from "../services/user-rows.js";
 import { completeUserRecords, loadUserRecord, renderClientUser, renderServerUser, type UserRecord } from "../services/user-read.js";
+import { restrictionPolicy } from "../services/user-restrictions.js";
 
 const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
@@ -58,14 +59,16 @@ export const usersRoutes = [
     method: "patch",
     path: "/users/me",
     summary: "Update the signed-in user",
-    description: "A client may write only its own fields (display name, image, client metadata, selected team, sign-in methods).",
+    description:
+      "A client may write only its own fields (display name, image, client metadata, selected team, sign-in methods, and in the " +
+      "2.8.108 protocol its primary email, which then needs verifying).",
     tags: TAGS,
     access: ANY_ACCESS,
     request: { body: userServerUpdateBody },
     // A client may write only its own fields: anything else is "body contains unknown properties".
     clientRequest: { body: userClientUpdateBody },
     response: { description: "The updated user, in the caller's shape.", schema: clientOrServerUser },
-    errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserNotFound],
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserNotFound, KnownErrors.UserWithEmailAlreadyExists],
     handler: async (c, { auth, body }) => {
       const record = await applyUpdate(c, auth, currentUserId(auth), body);
       return renderFor(auth, record);
@@ -122,10 +125,12 @@ export const usersRoutes = [
         otpAuthEnabled: body.otp_auth_enabled,
         passkeyAuthEnabled: body.passkey_auth_enabled,
         isAnonymous: body.is_anonymous,
+        ...restrictionFields(body),
       });
       // The protocol renders the new user before its personal team exists: no selected team in this answer,
       // though every later read shows it.
-      return { ...renderServerUser(await loadUserRecord(db, auth.project.id, user.id)), selected_team: null, selected_team_id: null };
+      const record = await loadUserRecord(db, auth.project.id, user.id);
+      return { ...renderServerUser(record, restrictionPolicy(auth.project)), selected_team: null, selected_team_id: null };
     },
   }),
   defineRoute({
@@ -139,16 +144,21 @@ export const usersRoutes = [
     response: { description: "A page of users.", schema: userListResponse },
     handler: async (c, { auth, query }) => {
       const { db } = c.get("deps");
+      const policy = restrictionPolicy(auth.project);
       const page = await listUsers(db, auth.project.id, {
         cursor: query.cursor?.toLowerCase(),
         limit: query.limit,
+        orderBy: query.order_by,
         desc: query.desc === "true",
         query: query.query,
         includeAnonymous: query.include_anonymous === "true",
+        onlyAnonymous: query.only_anonymous === "true",
+        includeRestricted: query.include_restricted === "true",
+        restrictionPolicy: policy,
         teamId: query.team_id?.toLowerCase(),
       });
       const records = await completeUserRecords(db, page.users);
-      return { items: records.map(renderServerUser), is_paginated: true, pagination: { next_cursor: page.nextCursor } } as const;
+      return { items: records.map((record) => renderServerUser(record, policy)), is_paginated: true, pagination: { next_cursor: page.nextCursor } } as const;
     },
   }),
   defineRoute({
@@ -160,7 +170,8 @@ export const usersRoutes = [
     request: { params: userIdParams },
     response: { description: "The user.", schema: userServerRead },
     errors: [KnownErrors.UserNotFound, KnownErrors.CannotGetOwnUserWithoutUser],
-    handler: async (c, { auth, params }) => renderServerUser(await loadUserRecord(c.get("deps").db, auth.project.id, namedUserId(auth, params.user_id))),
+    handler: async (c, { auth, params }) =>
+      renderServerUser(await loadUserRecord(c.get("deps").db, auth.project.id, namedUserId(auth, params.user_id)), restrictionPolicy(auth.project)),
   }),
   defineRoute({
     method: "patch",
@@ -171,7 +182,7 @@ export const usersRoutes = [
     request: { params: userIdParams, body: userServerUpdateBody },
     response: { description: "The updated user.", schema: userServerRead },
     errors: [KnownErrors.UserNotFound, KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserWithEmailAlreadyExists, KnownErrors.TeamNotFound],
-    handler: async (c, { auth, params, body }) => renderServerUser(await applyUpdate(c, auth, namedUserId(auth, params.user_id), body)),
+    handler: async (c, { auth, params, body }) => renderServerUser(await applyUpdate(c, auth, namedUserId(auth, params.user_id), body), restrictionPolicy(auth.project)),
   }),
   defineRoute({
     method: "delete",
@@ -205,7 +216,21 @@ function namedUserId(auth: RequestAuth, userId: string): string {
 }
 
 function renderFor(auth: RequestAuth, record: UserRecord) {
-  return auth.type === "client" ? renderClientUser(record) : renderServerUser(record);
+  const policy = restrictionPolicy(auth.project);
+  return auth.type === "client" ? renderClientUser(record, policy) : renderServerUser(record, policy);
+}
+
+/** The newer protocol's restriction and sign-up risk fields of a create or update body, for the service. */
+function restrictionFields(
+  body: Pick<UserServerUpdateBody, "restricted_by_admin" | "restricted_by_admin_reason" | "restricted_by_admin_private_details" | "country_code" | "risk_scores">,
+) {
+  return {
+    restrictedByAdmin: body.restricted_by_admin,
+    restrictedByAdminReason: body.restricted_by_admin_reason,
+    restrictedByAdminPrivateDetails: body.restricted_by_admin_private_details,
+    countryCode: body.country_code,
+    riskScores: body.risk_scores && { bot: body.risk_scores.sign_up.bot, freeTrialAbuse: body.risk_scores.sign_up.free_trial_abuse },
+  };
 }
 
 /**
@@ -255,6 +280,9 @@ async function applyUpdate(c: Context<AppEnv>, auth: RequestAuth, userId: string
     passkeyAuthEnabled: body.passkey_auth_enabled,
     selectedTeamId: body.selected_team_id?.toLowerCase() ?? body.selected_team_id,
     isAnonymous: body.is_anonymous,
+    ...restrictionFields(body),
+    // A user changing their own address (newer protocol) has not shown they own the new one yet.
+    newPrimaryEmailUnverified: auth.type === "client",
   };
   await updateUser(db, auth.project.id, userId, update);
   return loadUserRecord(db, auth.project.id, userId);

@@ -15,17 +15,44 @@ import { sessionOfRefreshToken, signInUser } from "./sessions.js";
  * token is checked and not stored: completing records the user, and the poll that claims the attempt (one
  * conditional UPDATE, so parallel polls cannot both win) starts the CLI's own session for that user, which
  * the browser's sign-out leaves alone.
+ *
+ * A 2.8.108 tool that was signed in anonymously names that session when it starts (`anon_refresh_token`). The
+ * confirmation page's `check` reports it (`cli_session_state: "anonymous"`), so the page can tell the person;
+ * nothing else changes: the tool still gets a session of whoever confirms, and its anonymous session is left
+ * as it is (the tool decides what to do with its old token; ending it here could lose what it still holds).
  */
 
-export async function startCliAuth(db: Db, project: ProjectRow, input: { expiresInMillis?: number }): Promise<CliAuthStartResponse> {
+export async function startCliAuth(db: Db, project: ProjectRow, input: { expiresInMillis?: number; anonRefreshToken?: string }): Promise<CliAuthStartResponse> {
   const pollingCode = secureRandomString();
   const loginCode = secureRandomString();
   const expiresAt = new Date(Date.now() + (input.expiresInMillis ?? CLI_AUTH_DEFAULT_EXPIRES_IN_MILLIS));
+  const anonymousSessionId = input.anonRefreshToken === undefined ? null : await anonymousSessionOf(db, project.id, input.anonRefreshToken);
   await db
     .insertInto("cli_auth_attempts")
-    .values({ project_id: project.id, polling_code_hash: hashSecret(pollingCode), login_code_hash: hashSecret(loginCode), expires_at: expiresAt })
+    .values({
+      project_id: project.id,
+      polling_code_hash: hashSecret(pollingCode),
+      login_code_hash: hashSecret(loginCode),
+      expires_at: expiresAt,
+      anonymous_session_id: anonymousSessionId,
+    })
     .execute();
   return { polling_code: pollingCode, login_code: loginCode, expires_at: expiresAt.toISOString() };
+}
+
+/**
+ * The session of a tool's `anon_refresh_token` (2.8.108) when it is a live session of an anonymous user of
+ * the project, else null. The token only tells how the tool was signed in so far: one that no longer works
+ * (the tool's store outlived it) or is not anonymous is left out rather than failing the tool's login.
+ */
+async function anonymousSessionOf(db: Db, projectId: string, refreshToken: string): Promise<string | null> {
+  const session = await sessionOfRefreshToken(db, projectId, refreshToken).catch((error: unknown) => {
+    if (error instanceof KnownErrors.RefreshTokenNotFoundOrExpired) return undefined;
+    throw error;
+  });
+  if (!session) return null;
+  const user = await db.selectFrom("users").select("is_anonymous").where("id", "=", session.user_id).executeTakeFirst();
+  return user?.is_anonymous ? session.id : null;
 }
 
 /**
@@ -65,17 +92,26 @@ export async function pollCliAuth(db: Db, env: Env, project: ProjectRow, polling
   });
 }
 
-/** Whether a login code can still be completed (not expired, not completed yet). */
-export async function canCompleteCliAuth(db: Db, project: ProjectRow, loginCode: string): Promise<boolean> {
+/**
+ * Whether a login code can still be completed (not expired, not completed yet): undefined when not, else how
+ * the waiting tool is signed in — `anonymous` while the anonymous session it started with is live and its user
+ * still anonymous (not signed up since), `none` otherwise.
+ */
+export async function cliAuthSessionState(db: Db, project: ProjectRow, loginCode: string): Promise<"none" | "anonymous" | undefined> {
+  const now = new Date();
   const attempt = await db
     .selectFrom("cli_auth_attempts")
-    .select("id")
-    .where("project_id", "=", project.id)
-    .where("login_code_hash", "=", hashSecret(loginCode))
-    .where("user_id", "is", null)
-    .where("expires_at", ">", new Date())
+    .leftJoin("sessions", "sessions.id", "cli_auth_attempts.anonymous_session_id")
+    .leftJoin("users", "users.id", "sessions.user_id")
+    .select(["cli_auth_attempts.id", "sessions.expires_at as session_expires_at", "users.is_anonymous"])
+    .where("cli_auth_attempts.project_id", "=", project.id)
+    .where("cli_auth_attempts.login_code_hash", "=", hashSecret(loginCode))
+    .where("cli_auth_attempts.user_id", "is", null)
+    .where("cli_auth_attempts.expires_at", ">", now)
     .executeTakeFirst();
-  return attempt !== undefined;
+  if (!attempt) return undefined;
+  const sessionLive = attempt.session_expires_at === null || attempt.session_expires_at.getTime() > now.getTime();
+  return attempt.is_anonymous === true && sessionLive ? "anonymous" : "none";
 }
 
 /**

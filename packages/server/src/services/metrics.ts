@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
 import { utcDay } from "./user-activity.js";
 import { completeUserRecords, renderServerUser } from "./user-read.js";
+import type { RestrictionPolicy } from "./user-restrictions.js";
 
 /**
  * `GET /internal/metrics`: a project's user figures, in the protocol's shapes. Days are UTC days; the series
@@ -15,7 +16,11 @@ const RECENT_USERS = 5;
 
 type DataPoints = MetricsResponse["daily_users"];
 
-export async function projectMetrics(db: Db, projectId: string, options: { includeAnonymous: boolean; now?: Date }): Promise<MetricsResponse> {
+export async function projectMetrics(
+  db: Db,
+  projectId: string,
+  options: { includeAnonymous: boolean; restrictionPolicy: RestrictionPolicy; now?: Date },
+): Promise<MetricsResponse> {
   const now = options.now ?? new Date();
   const days = Array.from({ length: SERIES_DAYS }, (_, i) => utcDay(new Date(now.getTime() - (SERIES_DAYS - 1 - i) * 86_400_000)));
   const users = () => {
@@ -52,8 +57,8 @@ export async function projectMetrics(db: Db, projectId: string, options: { inclu
     daily_users: series(signUps),
     daily_active_users: series(active),
     users_by_country: countries,
-    recently_registered: registered.map(renderServerUser),
-    recently_active: recent.map(renderServerUser),
+    recently_registered: registered.map((record) => renderServerUser(record, options.restrictionPolicy)),
+    recently_active: recent.map((record) => renderServerUser(record, options.restrictionPolicy)),
     login_methods: loginMethods,
   };
 }

@@ -2,7 +2,7 @@ import { KnownError, KnownErrors } from "@latchkey/protocol/errors";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { verifyAccessToken, type AccessTokenClaims } from "../crypto/access-tokens.js";
-import { createProject, INTERNAL_PROJECT_ID, isValidProjectId, type ProjectRow } from "./projects.js";
+import { createProject, INTERNAL_PROJECT_ID, isValidProjectId, writeProject, type ProjectRow, type ProjectUpdate } from "./projects.js";
 import { hasTeamPermission } from "./team-permission-checks.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 
@@ -55,12 +55,10 @@ export async function userOwnsProject(db: Db, userId: string, projectId: string)
   return row !== undefined;
 }
 
-export interface NewOwnedProject {
+export interface NewOwnedProject extends Omit<ProjectUpdate, "displayName" | "description" | "configOverride"> {
   displayName: string;
   description: string | null;
-  isProductionMode?: boolean;
-  logoUrl?: string | null;
-  fullLogoUrl?: string | null;
+  isDevelopmentEnvironment?: boolean;
   configOverride: Record<string, unknown>;
 }
 
@@ -73,20 +71,18 @@ export interface NewOwnedProject {
 export async function createOwnedProject(db: Db, userId: string, ownerTeamId: string, project: NewOwnedProject): Promise<ProjectRow> {
   return db.transaction().execute(async (trx) => {
     if (!(await isInternalTeamMember(trx, ownerTeamId, userId, { lock: true }))) throw new KnownErrors.TeamMembershipNotFound(ownerTeamId, userId);
+    const { displayName, description, isProductionMode, isDevelopmentEnvironment, configOverride, ...rest } = project;
     const created = await createProject(trx, {
-      displayName: project.displayName,
-      description: project.description,
-      isProductionMode: project.isProductionMode,
+      displayName,
+      description,
+      isProductionMode,
+      isDevelopmentEnvironment,
       ownerTeamId: ownerTeamId.toLowerCase(),
-      configOverride: project.configOverride,
+      configOverride,
     });
-    if (project.logoUrl == null && project.fullLogoUrl == null) return created;
-    return trx
-      .updateTable("projects")
-      .set({ logo_url: project.logoUrl ?? null, full_logo_url: project.fullLogoUrl ?? null })
-      .where("id", "=", created.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    // Logos and the onboarding status, when the creator set any.
+    const given = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+    return Object.keys(given).length === 0 ? created : writeProject(trx, created.id, given);
   });
 }
 

@@ -28,6 +28,9 @@ export interface ProjectUpdate {
   isProductionMode?: boolean;
   logoUrl?: string | null;
   fullLogoUrl?: string | null;
+  logoDarkModeUrl?: string | null;
+  logoFullDarkModeUrl?: string | null;
+  onboardingStatus?: string;
   configOverride?: Record<string, unknown>;
 }
 
@@ -50,7 +53,8 @@ export async function updateProject(
   });
 }
 
-async function writeProject(db: Db, id: string, update: ProjectUpdate): Promise<ProjectRow> {
+/** Writes the given fields of a project (in the caller's transaction, if any); the others stay. */
+export async function writeProject(db: Db, id: string, update: ProjectUpdate): Promise<ProjectRow> {
   const row = await db
     .updateTable("projects")
     .set({
@@ -59,6 +63,9 @@ async function writeProject(db: Db, id: string, update: ProjectUpdate): Promise<
       ...(update.isProductionMode !== undefined ? { is_production_mode: update.isProductionMode } : {}),
       ...(update.logoUrl !== undefined ? { logo_url: update.logoUrl } : {}),
       ...(update.fullLogoUrl !== undefined ? { full_logo_url: update.fullLogoUrl } : {}),
+      ...(update.logoDarkModeUrl !== undefined ? { logo_dark_mode_url: update.logoDarkModeUrl } : {}),
+      ...(update.logoFullDarkModeUrl !== undefined ? { logo_full_dark_mode_url: update.logoFullDarkModeUrl } : {}),
+      ...(update.onboardingStatus !== undefined ? { onboarding_status: update.onboardingStatus } : {}),
       ...(update.configOverride !== undefined ? { config_override: JSON.stringify(update.configOverride) } : {}),
     })
     .where("id", "=", id)
@@ -93,7 +100,15 @@ export const NEW_PROJECT_CONFIG_OVERRIDE: Record<string, unknown> = {
 
 export async function createProject(
   db: Db,
-  project: { id?: string; displayName: string; description: string | null; isProductionMode?: boolean; ownerTeamId?: string | null; configOverride?: Record<string, unknown> },
+  project: {
+    id?: string;
+    displayName: string;
+    description: string | null;
+    isProductionMode?: boolean;
+    isDevelopmentEnvironment?: boolean;
+    ownerTeamId?: string | null;
+    configOverride?: Record<string, unknown>;
+  },
 ): Promise<ProjectRow> {
   return db
     .insertInto("projects")
@@ -102,6 +117,7 @@ export async function createProject(
       display_name: project.displayName,
       description: project.description,
       is_production_mode: project.isProductionMode ?? false,
+      is_development_environment: project.isDevelopmentEnvironment ?? false,
       owner_team_id: project.ownerTeamId ?? null,
       logo_url: null,
       full_logo_url: null,

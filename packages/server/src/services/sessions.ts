@@ -5,6 +5,7 @@ import type { Db } from "../db/connect.js";
 import type { SessionRow } from "../db/rows.js";
 import type { Env } from "../env.js";
 import type { UserRecord } from "./user-read.js";
+import { restrictedReasonOf, restrictionPolicy, type RestrictionPolicy } from "./user-restrictions.js";
 import { signAccessToken } from "../crypto/access-tokens.js";
 import { hashSecret, randomSecret } from "../crypto/secrets.js";
 
@@ -77,30 +78,47 @@ export async function touchSession(db: Db, session: Pick<SessionRow, "id" | "use
     .execute();
 }
 
-/** A fresh access token for a session, with the user's current name, email and selected team. */
+/**
+ * A fresh access token for a session, with the user's current name, email, selected team and restriction
+ * (which also depends on the project's config, read in the same query).
+ */
 export async function accessTokenForSession(db: Db, env: Env, session: Pick<SessionRow, "id" | "project_id" | "user_id">): Promise<string> {
   const user = await db
     .selectFrom("users")
+    .innerJoin("projects", "projects.id", "users.project_id")
     .leftJoin("contact_channels", (join) =>
       join.onRef("contact_channels.user_id", "=", "users.id").on("contact_channels.is_primary", "=", true).on("contact_channels.type", "=", "email"),
     )
-    .select(["users.id", "users.display_name", "users.selected_team_id", "users.is_anonymous", "contact_channels.value", "contact_channels.is_verified"])
+    .select([
+      "users.id",
+      "users.display_name",
+      "users.selected_team_id",
+      "users.is_anonymous",
+      "users.created_at",
+      "users.restricted_by_admin",
+      "users.totp_secret",
+      "contact_channels.value",
+      "contact_channels.is_verified",
+      "projects.config_override",
+    ])
     .where("users.id", "=", session.user_id)
     .executeTakeFirst();
   if (!user) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-  return signSessionAccessToken(env, session, user, user.value === null ? null : { value: user.value, is_verified: user.is_verified ?? false });
+  const primaryEmail = user.value === null ? null : { value: user.value, is_verified: user.is_verified ?? false };
+  return signSessionAccessToken(env, session, user, primaryEmail, restrictionPolicy(user));
 }
 
 /** The same from the session user's record (the refresh path reads it through the user cache). */
-export async function accessTokenForUserRecord(env: Env, session: Pick<SessionRow, "id" | "project_id">, record: UserRecord): Promise<string> {
-  return signSessionAccessToken(env, session, record.user, record.primaryEmail);
+export async function accessTokenForUserRecord(env: Env, session: Pick<SessionRow, "id" | "project_id">, record: UserRecord, policy: RestrictionPolicy): Promise<string> {
+  return signSessionAccessToken(env, session, record.user, record.primaryEmail, policy);
 }
 
 function signSessionAccessToken(
   env: Env,
   session: Pick<SessionRow, "id" | "project_id">,
-  user: Pick<UserRecord["user"], "id" | "display_name" | "selected_team_id" | "is_anonymous">,
+  user: Pick<UserRecord["user"], "id" | "display_name" | "selected_team_id" | "is_anonymous" | "created_at" | "restricted_by_admin" | "totp_secret">,
   primaryEmail: { value: string; is_verified: boolean } | null,
+  policy: RestrictionPolicy,
 ): Promise<string> {
   return signAccessToken(env, {
     projectId: session.project_id,
@@ -111,7 +129,10 @@ function signSessionAccessToken(
     email: primaryEmail?.value ?? null,
     emailVerified: primaryEmail?.is_verified ?? false,
     selectedTeamId: user.selected_team_id,
+    signedUpAt: user.created_at,
     isAnonymous: user.is_anonymous,
+    restrictedReason: restrictedReasonOf(user, primaryEmail, policy),
+    requiresTotpMfa: user.totp_secret !== null,
   });
 }
 

@@ -1,15 +1,18 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import type { TeamInvitationDetails, TeamInvitationRead } from "@latchkey/protocol/schemas";
 import { HTTPException } from "hono/http-exception";
-import { sql } from "kysely";
+import { sql, type SqlBool } from "kysely";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
 import type { AppDeps, RequestAuth } from "./deps.js";
-import { assertMembership } from "./team-access.js";
+import type { ProjectRow } from "../db/rows.js";
+import { assertMembership, assertUserExists } from "./team-access.js";
 import { grantDefaultTeamPermissions, hasTeamPermission } from "./team-permission-checks.js";
+import { findUserRow } from "./user-rows.js";
+import { restrictedReasonOf, restrictionPolicy } from "./user-restrictions.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
 
 /**
@@ -21,6 +24,7 @@ import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVe
 
 /** An invitation is good for a week: people read invitations later than sign-in mail. */
 export const TEAM_INVITATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INVITE_MEMBERS = "$invite_members";
 const READ_MEMBERS = "$read_members";
 const REMOVE_MEMBERS = "$remove_members";
@@ -83,7 +87,13 @@ export async function sendTeamInvitation(deps: AppDeps, auth: RequestAuth, input
 export async function listTeamInvitations(db: Db, auth: RequestAuth, teamId: string): Promise<TeamInvitationRead[]> {
   const team = await teamFor(db, auth, teamId, [READ_MEMBERS, INVITE_MEMBERS]);
   const rows = await pendingInvitations(db, auth.project.id, team.id).select(["id", "email", "expires_at"]).orderBy("created_at").orderBy("id").execute();
-  return rows.map((row) => ({ id: row.id, team_id: team.id, expires_at_millis: row.expires_at.getTime(), recipient_email: row.email ?? "" }));
+  return rows.map((row) => ({
+    id: row.id,
+    team_id: team.id,
+    team_display_name: team.display_name,
+    expires_at_millis: row.expires_at.getTime(),
+    recipient_email: row.email ?? "",
+  }));
 }
 
 /**
@@ -92,7 +102,7 @@ export async function listTeamInvitations(db: Db, auth: RequestAuth, teamId: str
  */
 export async function revokeTeamInvitation(db: Db, auth: RequestAuth, input: { teamId: string; invitationId: string }): Promise<void> {
   const team = await teamFor(db, auth, input.teamId, [REMOVE_MEMBERS]);
-  const isUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(input.invitationId);
+  const isUuid = UUID.test(input.invitationId);
   const deleted = isUuid
     ? await db
         .deleteFrom("verification_codes")
@@ -139,13 +149,100 @@ export async function acceptTeamInvitation(db: Db, auth: RequestAuth, code: stri
   const user = auth.user;
   if (!user) throw new KnownErrors.UserAuthenticationRequired();
   await useVerificationCode(db, { projectId: auth.project.id, purpose: "team_invitation", code }, async (data, trx) => {
-    const team = await findTeam(trx, auth.project.id, (data as InvitationData).team_id);
-    const joined = await trx
-      .insertInto("team_members")
-      .values({ project_id: auth.project.id, team_id: team.id, user_id: user.id, display_name: null, profile_image_url: null })
-      .onConflict((oc) => oc.columns(["team_id", "user_id"]).doNothing())
-      .returning("user_id")
+    await joinInvitedTeam(trx, auth.project, (data as InvitationData).team_id, user.id);
+  });
+}
+
+/** The user joins the invitation's team as a member, unless already one. */
+async function joinInvitedTeam(trx: Executor, project: ProjectRow, teamId: string, userId: string): Promise<void> {
+  const team = await findTeam(trx, project.id, teamId);
+  const joined = await trx
+    .insertInto("team_members")
+    .values({ project_id: project.id, team_id: team.id, user_id: userId, display_name: null, profile_image_url: null })
+    .onConflict((oc) => oc.columns(["team_id", "user_id"]).doNothing())
+    .returning("user_id")
+    .executeTakeFirst();
+  if (joined) await grantDefaultTeamPermissions(trx, project, team.id, userId, "member");
+}
+
+/*
+ * Invitations a user received (2.8.108): the pending invitations addressed to any of the user's verified
+ * email addresses, which the user can accept by id, without the mailed code: proving the address is what
+ * the code stood for.
+ */
+
+/** The user's verified addresses, lowercase as invitations store theirs. */
+function verifiedEmailsOf(db: Executor, projectId: string, userId: string) {
+  return db
+    .selectFrom("contact_channels")
+    .select(sql<string>`lower(value)`.as("email"))
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .where("type", "=", "email")
+    .where("is_verified", "=", true);
+}
+
+/** The pending invitations addressed to the user's verified emails, oldest first (USER_NOT_FOUND for an unknown user). */
+export async function listReceivedTeamInvitations(db: Db, projectId: string, userId: string): Promise<TeamInvitationRead[]> {
+  await assertUserExists(db, projectId, userId);
+  const rows = await db
+    .selectFrom("verification_codes")
+    .innerJoin("teams", (join) => join.on(sql<SqlBool>`teams.id::text = verification_codes.data->>'team_id'`))
+    .select(["verification_codes.id", "verification_codes.email", "verification_codes.expires_at", "teams.id as team_id", "teams.display_name"])
+    .where("verification_codes.project_id", "=", projectId)
+    .where("teams.project_id", "=", projectId)
+    .where("verification_codes.purpose", "=", "team_invitation")
+    .where("verification_codes.used_at", "is", null)
+    .where("verification_codes.expires_at", ">", new Date())
+    .where("verification_codes.email", "in", verifiedEmailsOf(db, projectId, userId))
+    .orderBy("verification_codes.created_at")
+    .orderBy("verification_codes.id")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    team_id: row.team_id,
+    team_display_name: row.display_name,
+    expires_at_millis: row.expires_at.getTime(),
+    recipient_email: row.email ?? "",
+  }));
+}
+
+/**
+ * Accepts a received invitation by its id: the user joins the team as with the mailed code, and the code is
+ * used up. A restricted user (anonymous, or held back until their email is verified) is refused first;
+ * then an invitation that is not pending answers a plain 404, as revoking one does (the protocol has no known
+ * error for it); then one addressed to an address the user has not verified, TEAM_INVITATION_EMAIL_MISMATCH.
+ * The invitation's row is locked, so it is accepted once however many requests race.
+ */
+export async function acceptReceivedTeamInvitation(db: Db, project: ProjectRow, userId: string, invitationId: string): Promise<void> {
+  const user = await findUserRow(db, project.id, userId);
+  if (!user) throw new KnownErrors.UserNotFound();
+  const primaryEmail = await db
+    .selectFrom("contact_channels")
+    .selectAll()
+    .where("user_id", "=", user.id)
+    .where("type", "=", "email")
+    .where("is_primary", "=", true)
+    .executeTakeFirst();
+  const restricted = restrictedReasonOf(user, primaryEmail ?? null, restrictionPolicy(project));
+  if (restricted) throw new KnownErrors.TeamInvitationRestrictedUserNotAllowed(restricted);
+  const notFound = () => new HTTPException(404, { message: "Team invitation not found." });
+  if (!UUID.test(invitationId)) throw notFound();
+  await db.transaction().execute(async (trx) => {
+    const invitation = await trx
+      .selectFrom("verification_codes")
+      .select(["id", "email", "data"])
+      .where("id", "=", invitationId.toLowerCase())
+      .where("project_id", "=", project.id)
+      .where("purpose", "=", "team_invitation")
+      .where("used_at", "is", null)
+      .where("expires_at", ">", new Date())
+      .forUpdate()
       .executeTakeFirst();
-    if (joined) await grantDefaultTeamPermissions(trx, auth.project, team.id, user.id, "member");
+    if (!invitation) throw notFound();
+    const addressed = await verifiedEmailsOf(trx, project.id, user.id).where(sql<string>`lower(value)`, "=", invitation.email ?? "").executeTakeFirst();
+    if (!addressed) throw new KnownErrors.TeamInvitationEmailMismatch();
+    await trx.updateTable("verification_codes").set({ used_at: new Date() }).where("id", "=", invitation.id).execute();
+    await joinInvitedTeam(trx, project, (invitation.data as InvitationData).team_id, user.id);
   });
 }

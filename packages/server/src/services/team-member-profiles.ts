@@ -7,6 +7,7 @@ import type { TeamMembersTable } from "../db/schema.js";
 import { assertMembership, assertTeamExists, assertTeamPermission, assertUserExists, inTransaction, type TeamActor } from "./team-access.js";
 import { saveProfileImage, type ProfileImageChange } from "./profile-images.js";
 import { completeUserRecords, renderServerUser } from "./user-read.js";
+import type { RestrictionPolicy } from "./user-restrictions.js";
 import type { UserRow } from "./user-rows.js";
 
 /**
@@ -38,9 +39,9 @@ export function renderClientProfile({ member, user }: MemberProfile): TeamMember
 }
 
 /** The server shapes (client shape plus the whole server user), in one batch of user reads. */
-export async function renderServerProfiles(db: Db, profiles: readonly MemberProfile[]) {
+export async function renderServerProfiles(db: Db, profiles: readonly MemberProfile[], policy: RestrictionPolicy) {
   const records = await completeUserRecords(db, profiles.map((p) => p.user));
-  return profiles.map((profile, i) => ({ ...renderClientProfile(profile), user: renderServerUser(records[i]!) }));
+  return profiles.map((profile, i) => ({ ...renderClientProfile(profile), user: renderServerUser(records[i]!, policy) }));
 }
 
 async function loadProfiles(db: Db, projectId: string, filter: { teamId?: string; userId?: string }): Promise<MemberProfile[]> {

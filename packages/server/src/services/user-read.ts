@@ -4,6 +4,7 @@ import type { Db } from "../db/connect.js";
 import type { ContactChannelRow, TeamRow, UserRecord } from "../db/rows.js";
 import { renderClientTeam, renderServerTeam } from "./teams.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
+import { restrictedReasonOf, type RestrictionPolicy } from "./user-restrictions.js";
 
 /** Reading users: the records behind the read shapes, and the client and server shapes themselves. */
 
@@ -34,8 +35,13 @@ export async function completeUserRecord(db: Db, user: UserRow): Promise<UserRec
   return record!;
 }
 
-/** The server read shape of a user (server and admin callers, and `/users/me` with server access). */
-export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecord) {
+/**
+ * The server read shape of a user (server and admin callers, and `/users/me` with server access), with the
+ * fields of both protocol versions (the route layer leaves out those the caller's version lacks). Whether
+ * the user is restricted depends on the project (`restrictionPolicy(project)`).
+ */
+export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecord, policy: RestrictionPolicy) {
+  const restrictedReason = restrictedReasonOf(user, primaryEmail, policy);
   return {
     id: user.id,
     primary_email: primaryEmail?.value ?? null,
@@ -58,12 +64,19 @@ export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecor
     // As the protocol computes it: whether the user has an email-based way in, whatever the channels say.
     auth_with_email: user.password_hash !== null || user.otp_auth_enabled,
     requires_totp_mfa: user.totp_secret !== null,
+    is_restricted: restrictedReason !== null,
+    restricted_reason: restrictedReason,
+    restricted_by_admin: user.restricted_by_admin,
+    restricted_by_admin_reason: user.restricted_by_admin_reason,
+    restricted_by_admin_private_details: user.restricted_by_admin_private_details,
+    country_code: user.country_code,
+    risk_scores: { sign_up: { bot: user.risk_score_bot, free_trial_abuse: user.risk_score_free_trial_abuse } },
   };
 }
 
 /** The client read shape: what a signed-in user may see of themself. */
-export function renderClientUser(record: UserRecord) {
-  const s = renderServerUser(record);
+export function renderClientUser(record: UserRecord, policy: RestrictionPolicy) {
+  const s = renderServerUser(record, policy);
   return {
     id: s.id,
     primary_email: s.primary_email,
@@ -81,6 +94,10 @@ export function renderClientUser(record: UserRecord) {
     otp_auth_enabled: s.otp_auth_enabled,
     passkey_auth_enabled: s.passkey_auth_enabled,
     is_anonymous: s.is_anonymous,
+    is_restricted: s.is_restricted,
+    restricted_reason: s.restricted_reason,
+    restricted_by_admin: s.restricted_by_admin,
+    restricted_by_admin_reason: s.restricted_by_admin_reason,
     selected_team: record.selectedTeam ? renderClientTeam(record.selectedTeam) : null,
   };
 }

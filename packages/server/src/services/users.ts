@@ -9,6 +9,7 @@ import { saveProfileImage, type ProfileImageChange } from "./profile-images.js";
 import { revokeUserSessions } from "./sessions.js";
 import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
+import { isRestrictedSql, type RestrictionPolicy } from "./user-restrictions.js";
 
 export interface NewUser {
   displayName?: string | null;
@@ -27,6 +28,13 @@ export interface NewUser {
   otpAuthEnabled?: boolean;
   passkeyAuthEnabled?: boolean;
   isAnonymous?: boolean;
+  /** Held back by an administrator (services/user-restrictions.ts), with a reason shown to the user and private details. */
+  restrictedByAdmin?: boolean;
+  restrictedByAdminReason?: string | null;
+  restrictedByAdminPrivateDetails?: string | null;
+  /** ISO 3166-1 alpha-2, uppercase. */
+  countryCode?: string | null;
+  riskScores?: { bot: number; freeTrialAbuse: number };
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
@@ -67,6 +75,12 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
           client_read_only_metadata: json(input.clientReadOnlyMetadata),
           server_metadata: json(input.serverMetadata),
           selected_team_id: null,
+          restricted_by_admin: input.restrictedByAdmin ?? false,
+          restricted_by_admin_reason: input.restrictedByAdmin ? (input.restrictedByAdminReason ?? null) : null,
+          restricted_by_admin_private_details: input.restrictedByAdmin ? (input.restrictedByAdminPrivateDetails ?? null) : null,
+          country_code: input.countryCode ?? null,
+          risk_score_bot: input.riskScores?.bot ?? 0,
+          risk_score_free_trial_abuse: input.riskScores?.freeTrialAbuse ?? 0,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -147,6 +161,12 @@ export interface UserUpdate extends Omit<NewUser, "isAnonymous"> {
   selectedTeamId?: string | null;
   /** Only upgrades an anonymous user. */
   isAnonymous?: false;
+  /**
+   * A primary email replaced by another address starts unverified (the user changes their own), instead
+   * of keeping the old address's verification (a server's correction). An address that is already one of
+   * the user's verified channels stays verified either way.
+   */
+  newPrimaryEmailUnverified?: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -195,6 +215,20 @@ export async function updateUser(db: Db, projectId: string, userId: string, upda
       if (update.passkeyAuthEnabled !== undefined) columns.passkey_auth_enabled = update.passkeyAuthEnabled;
       if (update.selectedTeamId !== undefined) columns.selected_team_id = update.selectedTeamId;
       if (update.isAnonymous === false) columns.is_anonymous = false;
+      if (update.restrictedByAdmin !== undefined) columns.restricted_by_admin = update.restrictedByAdmin;
+      // Lifting the restriction drops its reason and details: they only ever describe a restriction in force.
+      if (update.restrictedByAdmin === false) {
+        columns.restricted_by_admin_reason = null;
+        columns.restricted_by_admin_private_details = null;
+      } else {
+        if (update.restrictedByAdminReason !== undefined) columns.restricted_by_admin_reason = update.restrictedByAdminReason;
+        if (update.restrictedByAdminPrivateDetails !== undefined) columns.restricted_by_admin_private_details = update.restrictedByAdminPrivateDetails;
+      }
+      if (update.countryCode !== undefined) columns.country_code = update.countryCode;
+      if (update.riskScores !== undefined) {
+        columns.risk_score_bot = update.riskScores.bot;
+        columns.risk_score_free_trial_abuse = update.riskScores.freeTrialAbuse;
+      }
       const user = Object.keys(columns).length > 0 ? await trx.updateTable("users").set(columns).where("id", "=", userId).returningAll().executeTakeFirstOrThrow() : current;
 
       await updatePrimaryEmail(trx, projectId, userId, update, signIn);
@@ -244,7 +278,8 @@ async function updatePrimaryEmail(trx: Db, projectId: string, userId: string, up
     await setChannel(existing.id, { is_primary: true, is_verified: verified ?? existing.is_verified, used_for_auth: signsIn });
   } else if (primary) {
     // Replaced in place, as the protocol does: the channel keeps its verification unless the caller says otherwise.
-    await setChannel(primary.id, { value: email, is_verified: verified ?? primary.is_verified, used_for_auth: signsIn });
+    const keptVerification = update.newPrimaryEmailUnverified ? false : primary.is_verified;
+    await setChannel(primary.id, { value: email, is_verified: verified ?? keptVerification, used_for_auth: signsIn });
   } else {
     await trx
       .insertInto("contact_channels")
@@ -268,24 +303,38 @@ export interface UserListOptions {
   cursor?: string;
   /** Page size; all users when omitted. */
   limit?: number;
-  /** Newest first; otherwise oldest first (by sign-up time, then id). */
+  /** By sign-up time (the default) or by last activity, then id. */
+  orderBy?: "signed_up_at" | "last_active_at";
+  /** Newest first; otherwise oldest first. */
   desc?: boolean;
   /** Case-insensitive substring of the display name, an email address or the id. */
   query?: string;
+  /** Anonymous users too (and so restricted ones, as the protocol has it). */
   includeAnonymous?: boolean;
+  /** Only anonymous users. */
+  onlyAnonymous?: boolean;
+  /** Restricted users too (services/user-restrictions.ts): judged by `restrictionPolicy`. */
+  includeRestricted?: boolean;
+  restrictionPolicy: RestrictionPolicy;
   /** Only members of this team. */
   teamId?: string;
 }
 
 /**
- * A page of the project's users in sign-up order. Keyset pagination on (created_at, id): the cursor row's
- * position is read in SQL, so microsecond timestamps never round-trip through JavaScript dates.
- * An unknown cursor gives an empty page, as the protocol's does.
+ * A page of the project's users, in sign-up order unless asked otherwise. Keyset pagination on
+ * (created_at or last_active_at, id): the cursor row's position is read in SQL, so microsecond timestamps
+ * never round-trip through JavaScript dates. An unknown cursor gives an empty page, as the protocol's does.
  */
 export async function listUsers(db: Db, projectId: string, options: UserListOptions): Promise<{ users: UserRow[]; nextCursor: string | null }> {
   const direction = options.desc ? "desc" : "asc";
+  const column = options.orderBy === "last_active_at" ? "last_active_at" : "created_at";
   let query = db.selectFrom("users").selectAll("users").where("users.project_id", "=", projectId);
-  if (!options.includeAnonymous) query = query.where("users.is_anonymous", "=", false);
+  if (options.onlyAnonymous) query = query.where("users.is_anonymous", "=", true);
+  // Anonymous users come with restricted ones (they are restricted themselves); restricted ones may come alone.
+  else if (!options.includeAnonymous) {
+    query = query.where("users.is_anonymous", "=", false);
+    if (!options.includeRestricted) query = query.where((eb) => eb.not(isRestrictedSql(options.restrictionPolicy)));
+  }
   if (options.teamId) {
     const teamId = options.teamId;
     query = query.where((eb) =>
@@ -313,9 +362,10 @@ export async function listUsers(db: Db, projectId: string, options: UserListOpti
     const anchor = await db.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", options.cursor).executeTakeFirst();
     if (!anchor) return { users: [], nextCursor: null };
     const comparison = options.desc ? sql.raw("<=") : sql.raw(">=");
-    query = query.where(sql<SqlBool>`(users.created_at, users.id) ${comparison} (select anchor.created_at, anchor.id from users as anchor where anchor.id = ${anchor.id})`);
+    const position = sql.raw(column);
+    query = query.where(sql<SqlBool>`(users.${position}, users.id) ${comparison} (select anchor.${position}, anchor.id from users as anchor where anchor.id = ${anchor.id})`);
   }
-  query = query.orderBy("users.created_at", direction).orderBy("users.id", direction);
+  query = query.orderBy(`users.${column}`, direction).orderBy("users.id", direction);
   if (options.limit !== undefined) query = query.limit(options.limit + 1);
   const rows = await query.execute();
   if (options.limit === undefined || rows.length <= options.limit) return { users: rows, nextCursor: null };
