@@ -80,6 +80,16 @@ export const ERROR_TRANSLATIONS: Readonly<Record<string, Partial<Record<Dialect,
   TEAM_INVITATION_EMAIL_MISMATCH: { "2.8.41": () => new KnownErrors.VerificationCodeNotFound() },
 };
 
+/**
+ * Whether a client request may leave out the publishable key. 2.8.41 always needs one; in 2.8.108 keys are
+ * optional unless the project requires them (`project.requirePublishableClientKey`), and its SDK then sends
+ * no key header and `__stack_public_client__` as the OAuth client secret.
+ */
+export const PUBLISHABLE_KEY_OPTIONAL: Record<Dialect, boolean> = { "2.8.41": false, "2.8.108": true };
+
+/** The OAuth client secret the 2.8.108 SDK sends when its app has no publishable key. */
+export const PUBLIC_CLIENT_SECRET = "__stack_public_client__";
+
 /** Whether a version's SDK knows the code. */
 export function isCodeKnownIn(code: string, dialect: Dialect): boolean {
   const other = dialect === "2.8.41" ? "2.8.108" : "2.8.41";

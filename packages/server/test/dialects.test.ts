@@ -4,7 +4,8 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import { API_ROUTES } from "../src/app.js";
 import { PIPELINE_ERRORS } from "../src/http/route.js";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
-import { startTestServer, type TestServer } from "./support/test-server.js";
+import { stackSdk } from "./support/stack-sdk.js";
+import { createTestProject, startTestServer, type TestServer } from "./support/test-server.js";
 
 // Issue 14: each request is answered in the protocol version its headers name (x-stack-* → 2.8.41,
 // x-hexclave-* → 2.8.108), and never with the other version's headers or codes.
@@ -93,6 +94,50 @@ describe("the protocol version of a request", () => {
   it("names the refresh-token header of the request's version when it is missing", async () => {
     const { body } = await call("/auth/sessions/current/refresh", { method: "POST", headers: headers("x-hexclave-", "client") });
     expect(body.error).toContain("headers.x-hexclave-refresh-token must be defined");
+  });
+});
+
+describe("client requests without a publishable key", () => {
+  const keyless = (prefix: "x-stack-" | "x-hexclave-", projectId: string) => ({ [`${prefix}project-id`]: projectId, [`${prefix}access-type`]: "client" });
+
+  it("are served in 2.8.108 unless the project requires keys, and refused in 2.8.41 as before", async () => {
+    const project = await createTestProject(server, "Keyless");
+    const newer = await call("/projects/current", { headers: keyless("x-hexclave-", project.projectId) });
+    expect(newer.response.status).toBe(200);
+    expect(newer.body.id).toBe(project.projectId);
+    const older = await call("/projects/current", { headers: keyless("x-stack-", project.projectId) });
+    expect(older.response.status).toBe(401);
+    expect(older.body).toEqual({ code: "CLIENT_AUTHENTICATION_REQUIRED", error: "The publishable client key must be provided." });
+
+    const configured = await call("/internal/config/override", {
+      method: "PATCH",
+      headers: { ...project.headers("admin"), "content-type": "application/json" },
+      body: JSON.stringify({ config_override_string: JSON.stringify({ "project.requirePublishableClientKey": true }) }),
+    });
+    expect(configured.response.status).toBe(200);
+    const required = await call("/projects/current", { headers: keyless("x-hexclave-", project.projectId) });
+    expect(required.response.status).toBe(401);
+    expect(required.response.headers.get("x-hexclave-known-error")).toBe("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT");
+    expect(required.body.details).toEqual({ project_id: project.projectId });
+    expect((await call("/projects/current", { headers: keyless("x-stack-", project.projectId) })).body.code).toBe("CLIENT_AUTHENTICATION_REQUIRED");
+  });
+
+  it("let the 2.8.108 SDK of an app without a key sign up, refresh through the token endpoint and sign out", async () => {
+    const project = await createTestProject(server, "Keyless SDK");
+    const app = stackSdk(server, { ...project, publishableClientKey: "" }, "2.8.108").client();
+    const email = `keyless-${crypto.randomUUID()}@example.com`;
+    expect((await app.signUpWithCredential({ email, password: "correct horse battery", noRedirect: true, verificationCallbackUrl: "http://localhost:3000/handler/email-verification" })).status).toBe("ok");
+    const user = await app.getUser({ or: "throw" });
+    expect(user.primaryEmail).toBe(email);
+    const { refreshToken } = await user.currentSession.getTokens();
+    // The token endpoint as the SDK calls it with no key: client secret `__stack_public_client__`.
+    const form = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken!, client_id: project.projectId, client_secret: "__stack_public_client__" });
+    const refreshed = await call("/auth/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form });
+    expect(refreshed.response.status).toBe(200);
+    expect(refreshed.body.token_type).toBe("bearer");
+    expect(typeof refreshed.body.access_token).toBe("string");
+    await user.signOut();
+    expect(await app.getUser()).toBeNull();
   });
 });
 

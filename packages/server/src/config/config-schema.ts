@@ -139,6 +139,8 @@ export const configOverrideSchema: SchemaNode = obj({
   // Newer protocol (2.8.108): users with an unverified primary email are restricted. Not among the rendered
   // defaults (project-config.ts), so the older protocol's config reads as it always did.
   onboarding: obj({ requireEmailVerification: bool() }),
+  // Newer protocol (2.8.108): client requests without a publishable key are refused only when this is set.
+  project: obj({ requirePublishableClientKey: bool() }),
   apiKeys: obj({ enabled: obj({ team: bool(), user: bool() }) }),
   domains: obj({
     allowLocalhost: bool(),

@@ -36,6 +36,8 @@ export interface ProjectConfig {
    * `requiresEmailVerification`.
    */
   onboarding?: { requireEmailVerification?: boolean };
+  /** Newer protocol (2.8.108) only, absent until set, like `onboarding`. Read it through `requiresPublishableClientKey`. */
+  project?: { requirePublishableClientKey?: boolean };
   domains: { allowLocalhost: boolean; trustedDomains: Record<string, TrustedDomainConfig> };
   auth: {
     allowSignUp: boolean;
@@ -116,6 +118,14 @@ export interface OfferPriceConfig {
 /** Whether users with an unverified (or no) primary email are restricted (`onboarding.requireEmailVerification`). */
 export function requiresEmailVerification(config: ProjectConfig): boolean {
   return config.onboarding?.requireEmailVerification === true;
+}
+
+/**
+ * Whether client requests must carry a publishable key even where the protocol version makes it optional
+ * (2.8.108; `project.requirePublishableClientKey`, off by default as in the reference).
+ */
+export function requiresPublishableClientKey(config: ProjectConfig): boolean {
+  return config.project?.requirePublishableClientKey === true;
 }
 
 /** The id clients know as the default e-mail theme; `emails.selectedThemeId` falls back to it. */

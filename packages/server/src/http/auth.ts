@@ -9,6 +9,9 @@ import { findCachedUserRecord } from "../services/user-read.js";
 import { restrictedReasonOf, restrictionPolicy } from "../services/user-restrictions.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 import { protocolHeader } from "./dialect.js";
+import { PUBLISHABLE_KEY_OPTIONAL, type Dialect } from "@latchkey/protocol/dialects";
+import { renderProjectConfig, requiresPublishableClientKey, type ConfigObject } from "../config/project-config.js";
+import type { ProjectRow } from "../db/rows.js";
 
 const ACCESS_TYPES: readonly AccessType[] = ["client", "server", "admin"];
 const DEFAULT_BRANCH_ID = "main";
@@ -86,7 +89,11 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
       // owned project has no keys and sends its client and server calls (e.g. refreshing `/projects/current`
       // after an update, listing users) with the token alone.
       if (!publishableClientKey && projectOwner) break;
-      if (!publishableClientKey) throw new KnownErrors.ClientAuthenticationRequired();
+      if (!publishableClientKey) {
+        if (keylessClientAllowed(c.get("dialect"), project)) break;
+        // CLIENT_AUTHENTICATION_REQUIRED for 2.8.41 (protocol/src/dialects.ts translates it).
+        throw new KnownErrors.PublishableClientKeyRequiredForProject(projectId);
+      }
       if (!keyWorks(publishableClientKey)) throw new KnownErrors.InvalidPublishableClientKey(projectId);
       break;
     case "server":
@@ -109,6 +116,11 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
     if (reason && reason.type !== "anonymous") throw new KnownErrors.RestrictedUserNotAllowed(reason);
   }
   return { type: accessType, project, branchId, user: userRecord?.user ?? null, userRecord, refreshTokenId: userRecord ? claims!.refresh_token_id : null };
+}
+
+/** A client request without a publishable key: allowed in 2.8.108 unless the project requires keys. */
+export function keylessClientAllowed(dialect: Dialect, project: ProjectRow): boolean {
+  return PUBLISHABLE_KEY_OPTIONAL[dialect] && !requiresPublishableClientKey(renderProjectConfig(project.config_override as ConfigObject));
 }
 
 function isAccessType(value: string): value is AccessType {

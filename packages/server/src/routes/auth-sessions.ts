@@ -26,6 +26,8 @@ import { findUserRow } from "../services/user-rows.js";
 import { findCachedUserRecord } from "../services/user-read.js";
 import { restrictionPolicy } from "../services/user-restrictions.js";
 import { protocolHeader, protocolHeaderName } from "../http/dialect.js";
+import { keylessClientAllowed } from "../http/auth.js";
+import { PUBLIC_CLIENT_SECRET } from "@latchkey/protocol/dialects";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ANY_ACCESS = ["client", "server", "admin"] as const;
@@ -256,6 +258,12 @@ async function authenticateClient(c: Context<AppEnv>, db: Db, params: Record<str
   const { clientId, clientSecret } = credentials;
   if (!clientId || !clientSecret) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
   const [projectId = "", branchId = "main", ...rest] = clientId.split("#");
+  if (clientSecret === PUBLIC_CLIENT_SECRET) {
+    // The 2.8.108 SDK of an app without a publishable key: as keyless client requests in that version.
+    const found = rest.length === 0 && branchId === "main" ? await findProjectCheckingKey(db, c.get("deps").caches, projectId, undefined) : undefined;
+    if (!found || !keylessClientAllowed("2.8.108", found.project)) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
+    return found.project;
+  }
   const found =
     rest.length === 0 && branchId === "main"
       ? await findProjectCheckingKey(db, c.get("deps").caches, projectId, { kind: "publishableClientKey", key: clientSecret })
