@@ -29,7 +29,7 @@ describe("POST /teams", () => {
     const user = await createUser(project);
     const team = await serverTeam(project, { creator_user_id: user.id });
     expect(await permissionsOf(server.db, team.id, user.id)).toEqual(["$read_members", "$update_team"]);
-    // As in the protocol, creating a team selects nothing (issue 13 §2; wire-teams-selection.test.ts).
+    // As in the protocol, creating a team selects nothing (issue 13 §2; wire-teams.test.ts ("the selected team")).
     const read = await as(project, "server", `/users/${user.id}`);
     expect(read.body).toMatchObject({ selected_team_id: null, selected_team: null });
   });
