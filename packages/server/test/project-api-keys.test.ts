@@ -112,7 +112,7 @@ describe("team API keys", () => {
     expect(created.body).toMatchObject({ type: "team", team_id: team.body.id });
     expect(parseProjectApiKey(created.body.value)).toMatchObject({ id: created.body.id, type: "team" });
 
-    // Creating without $manage_api_keys is API_KEY_NOT_FOUND, as in the protocol (wire-api-keys.test.ts).
+    // Creating without $manage_api_keys is API_KEY_NOT_FOUND, as in the protocol (wire-teams.test.ts).
     expectKnownError(await as(project, "client", "/team-api-keys", { method: "POST", tokens: member.tokens, body }), "API_KEY_NOT_FOUND", 404);
     expectKnownError(await as(project, "client", `/team-api-keys?team_id=${team.body.id}`, { tokens: outsider.tokens }), "TEAM_MEMBERSHIP_NOT_FOUND", 404);
     const revokeAttempt = await as(project, "client", `/team-api-keys/${created.body.id}?team_id=${team.body.id}`, { method: "PATCH", tokens: member.tokens, body: { revoked: true } });
