@@ -1,0 +1,3 @@
+import { useServerForFile } from "../support/users-fixture.js";
+
+useServerForFile();
