@@ -79,6 +79,17 @@ export interface RouteDeclaration<A extends AccessRule = AccessRule, Req extends
   handler(c: Context<AppEnv>, input: RouteInput<Req | ClientReq, AuthFor<A>>): Promise<z.input<Res> | Response> | z.input<Res> | Response;
 }
 
+/** Routes every access type may call (most of the protocol's). */
+export const ANY_ACCESS = ["client", "server", "admin"] as const;
+
+/** What a single-use code (link or typed) can be refused with by the routes that consume one. */
+export const VERIFICATION_CODE_ERRORS: readonly KnownErrorClass<any, any>[] = [
+  KnownErrors.VerificationCodeNotFound,
+  KnownErrors.VerificationCodeExpired,
+  KnownErrors.VerificationCodeAlreadyUsed,
+  KnownErrors.VerificationCodeMaxAttemptsReached,
+];
+
 /** A declaration with its types erased, as lists of routes hold it. */
 export type Route = RouteDeclaration<AccessRule, RequestSchemas, RequestSchemas, z.ZodType>;
 

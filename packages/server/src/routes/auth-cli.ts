@@ -8,12 +8,11 @@ import {
   cliAuthStartBody,
   cliAuthStartResponse,
 } from "@latchkey/protocol/schemas";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { cliAuthSessionState, completeCliAuth, pollCliAuth, startCliAuth } from "../services/cli-auth.js";
 
 /** The protocol has no known error for an unusable login code: it answers a plain 400 with this text. */
 const INVALID_LOGIN_CODE = "Invalid login code or the code has expired";
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["CLI login"];
 
 /**

@@ -1,11 +1,9 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { CODE_VALID_RESPONSE, codeValidResponse, sendSignInCodeBody, sendSignInCodeResponse, signInResponse, verificationCodeBody } from "@latchkey/protocol/schemas";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute, VERIFICATION_CODE_ERRORS } from "../http/route.js";
 import { checkSignInCode, sendSignInCode, signInWithCode } from "../services/otp-sign-in.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["One-time code"];
-const CODE_ERRORS = [KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeExpired, KnownErrors.VerificationCodeAlreadyUsed, KnownErrors.VerificationCodeMaxAttemptsReached];
 
 /**
  * `/auth/otp/send-sign-in-code`, `/auth/otp/sign-in` and `/auth/otp/sign-in/check-code` (magic link and
@@ -35,7 +33,7 @@ export const otpAuthRoutes = [
     access: ANY_ACCESS,
     request: { body: verificationCodeBody },
     response: { description: "The code can be used.", schema: codeValidResponse },
-    errors: CODE_ERRORS,
+    errors: VERIFICATION_CODE_ERRORS,
     handler: async (c, { auth, body }) => {
       await checkSignInCode(c.get("deps").db, auth.project, body.code);
       return CODE_VALID_RESPONSE;
@@ -50,7 +48,7 @@ export const otpAuthRoutes = [
     access: ANY_ACCESS,
     request: { body: verificationCodeBody },
     response: { description: "The user, signed in; `is_new_user` when the code made the account.", schema: signInResponse },
-    errors: [...CODE_ERRORS, KnownErrors.SignUpNotEnabled, KnownErrors.UserWithEmailAlreadyExists, KnownErrors.MultiFactorAuthenticationRequired],
+    errors: [...VERIFICATION_CODE_ERRORS, KnownErrors.SignUpNotEnabled, KnownErrors.UserWithEmailAlreadyExists, KnownErrors.MultiFactorAuthenticationRequired],
     handler: (c, { auth, body }) => {
       const { db, env } = c.get("deps");
       return signInWithCode(db, env, auth.project, body.code);

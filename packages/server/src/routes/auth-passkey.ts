@@ -8,11 +8,10 @@ import {
   passkeySignInResponse,
 } from "@latchkey/protocol/schemas";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { initiatePasskeyAuthentication, initiatePasskeyRegistration, registerPasskey, signInWithPasskey } from "../services/passkeys.js";
 
 const TAGS = ["Passkeys"];
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const PASSKEYS_OFF = KnownErrors.PasskeyAuthenticationNotEnabled;
 const CODE_ERRORS = [KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeAlreadyUsed, KnownErrors.VerificationCodeExpired];
 

@@ -9,12 +9,10 @@ import {
   successResponse,
   verificationCodeBody,
 } from "@latchkey/protocol/schemas";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute, VERIFICATION_CODE_ERRORS } from "../http/route.js";
 import { checkPasswordResetCode, resetPassword, sendPasswordResetCode } from "../services/password-reset.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["Password"];
-const CODE_ERRORS = [KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeExpired, KnownErrors.VerificationCodeAlreadyUsed, KnownErrors.VerificationCodeMaxAttemptsReached];
 
 /**
  * `/auth/password/send-reset-code`, `/auth/password/reset/check-code` and `/auth/password/reset`, for any
@@ -47,7 +45,7 @@ export const passwordResetRoutes = [
     access: ANY_ACCESS,
     request: { body: verificationCodeBody },
     response: { description: "The code can be used.", schema: codeValidResponse },
-    errors: CODE_ERRORS,
+    errors: VERIFICATION_CODE_ERRORS,
     handler: async (c, { auth, body }) => {
       await checkPasswordResetCode(c.get("deps").db, auth.project, body.code);
       return CODE_VALID_RESPONSE;
@@ -62,7 +60,7 @@ export const passwordResetRoutes = [
     access: ANY_ACCESS,
     request: { body: passwordResetBody },
     response: { description: "The password was set.", schema: successResponse },
-    errors: [...CODE_ERRORS, KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.PasswordTooShort, KnownErrors.PasswordTooLong, KnownErrors.UserNotFound],
+    errors: [...VERIFICATION_CODE_ERRORS, KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.PasswordTooShort, KnownErrors.PasswordTooLong, KnownErrors.UserNotFound],
     handler: async (c, { auth, body }) => {
       await resetPassword(c.get("deps").db, auth.project, { code: body.code, password: body.password });
       return { success: true } as const;

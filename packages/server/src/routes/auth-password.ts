@@ -1,10 +1,9 @@
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { passwordSetBody, passwordSignInBody, passwordSignUpBody, passwordUpdateBody, signInResponse, successResponse } from "@latchkey/protocol/schemas";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { changePassword, setInitialPassword, signInWithPassword, signUpWithPassword } from "../services/password-auth.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["Password"];
 
 /**

@@ -18,7 +18,7 @@ import {
 import type { Db } from "../db/connect.js";
 import { isKeyAllowedInThisMode } from "../env.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { findProjectCheckingKey } from "../services/api-keys.js";
 import type { ProjectRow } from "../services/projects.js";
 import { accessTokenForUserRecord, findCachedSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
@@ -30,7 +30,6 @@ import { keylessClientAllowed } from "../http/auth.js";
 import { PUBLIC_CLIENT_SECRET } from "@latchkey/protocol/dialects";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["Sessions"];
 
 /**

@@ -20,7 +20,7 @@ import {
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import {
   createContactChannel,
   deleteContactChannel,
@@ -34,7 +34,6 @@ import { checkEmailVerificationCode, sendEmailVerification, verifyEmailWithCode,
 import type { ProjectRow } from "../services/projects.js";
 import { findUserRow } from "../services/user-rows.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["Contact channels"];
 const CODE_ERRORS = [
   KnownErrors.VerificationCodeNotFound,

@@ -5,14 +5,13 @@ import { adminProjectCreateBody, adminProjectListResponse, adminProjectRead, pro
 import { applyLegacyConfigUpdate, renderAdminProjectRead } from "../config/legacy-config.js";
 import { renderProjectConfig, validateProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { createOwnedProject, listOwnedProjects, transferProject, verifyAdminAccessToken } from "../services/project-ownership.js";
 import { INTERNAL_PROJECT_ID, NEW_PROJECT_CONFIG_OVERRIDE, type ProjectRow } from "../services/projects.js";
 import type { UserRow } from "../services/user-rows.js";
 import { protocolHeader } from "../http/dialect.js";
 
 const TAGS = ["Projects"];
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const adminRead = (project: ProjectRow) => renderAdminProjectRead(project, renderProjectConfig(project.config_override as ConfigObject));
 
 /**

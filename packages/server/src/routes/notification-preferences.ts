@@ -11,7 +11,7 @@ import {
   unsubscribeLinkQuery,
 } from "@latchkey/protocol/schemas";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import {
   categoryById,
   listNotificationPreferences,
@@ -19,7 +19,6 @@ import {
   unsubscribeWithCode,
 } from "../services/notification-preferences.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["Emails"];
 const UNSUBSCRIBED = "Successfully unsubscribed from notification group";
 

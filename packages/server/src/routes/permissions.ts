@@ -18,7 +18,7 @@ import {
   teamPermissionRead,
 } from "@latchkey/protocol/schemas";
 import type { RequestAuth } from "../http/context.js";
-import { defineRoute, type Route } from "../http/route.js";
+import { ANY_ACCESS, defineRoute, type Route } from "../http/route.js";
 import {
   createPermissionDefinition,
   deletePermissionDefinition,
@@ -35,7 +35,6 @@ import {
   revokeTeamPermission,
 } from "../services/permissions.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
 const ADMIN_ACCESS = ["admin"] as const;
 const TAGS = ["Permissions"];

@@ -9,10 +9,9 @@ import {
   userApiKeyOwnerQuery,
 } from "@latchkey/protocol/schemas";
 import type { ApiKeyOwnerType } from "../crypto/project-api-key-format.js";
-import { defineRoute, type Route } from "../http/route.js";
+import { ANY_ACCESS, defineRoute, type Route } from "../http/route.js";
 import { checkApiKey, createApiKey, getApiKey, listApiKeys, updateApiKey } from "../services/project-api-keys.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
 const TAGS = ["API Keys"];
 

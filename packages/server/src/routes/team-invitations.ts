@@ -16,7 +16,7 @@ import {
 } from "@latchkey/protocol/schemas";
 import { HTTPException } from "hono/http-exception";
 import type { RequestAuth } from "../http/context.js";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import {
   acceptReceivedTeamInvitation,
   acceptTeamInvitation,
@@ -28,7 +28,6 @@ import {
   teamInvitationDetails as readInvitationDetails,
 } from "../services/team-invitations.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["Teams"];
 const INVITER_ERRORS = [KnownErrors.TeamNotFound, KnownErrors.TeamMembershipNotFound, KnownErrors.TeamPermissionRequired, KnownErrors.UserAuthenticationRequired];
 const CODE_ERRORS = [KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeExpired, KnownErrors.VerificationCodeAlreadyUsed];

@@ -2,13 +2,12 @@ import type { Context } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { teamMemberParams, teamMemberProfileListQuery, teamMemberProfileListResponse, teamMemberProfileRead, teamMemberProfileUpdateBody } from "@latchkey/protocol/schemas";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { listMemberProfiles, readMemberProfile, renderClientProfile, renderServerProfiles, updateMemberProfile, type MemberProfile } from "../services/team-member-profiles.js";
 import { checkProfileImageUrl } from "../services/profile-images.js";
 import { restrictionPolicy } from "../services/user-restrictions.js";
 import { resolveUserId, teamActor } from "./team-route-helpers.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["Teams"];
 const MEMBER_ERRORS = [KnownErrors.TeamMembershipNotFound, KnownErrors.TeamPermissionRequired, KnownErrors.UserNotFound, KnownErrors.CannotGetOwnUserWithoutUser];
 

@@ -1,10 +1,9 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { successResponse, teamMemberParams, teamMembershipCreateBody, teamMembershipRead, type TeamMembershipRead } from "@latchkey/protocol/schemas";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { addTeamMember, removeTeamMember } from "../services/team-memberships.js";
 import { resolveUserId, teamActor } from "./team-route-helpers.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
 const TAGS = ["Teams"];
 

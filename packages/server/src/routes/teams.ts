@@ -14,12 +14,11 @@ import {
 } from "@latchkey/protocol/schemas";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { RequestAuth } from "../http/context.js";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { createTeam, deleteTeam, listTeams, readTeam, renderClientTeam, renderServerTeam, updateTeam, type TeamRow } from "../services/teams.js";
 import { checkProfileImageUrl } from "../services/profile-images.js";
 import { resolveUserId, teamActor } from "./team-route-helpers.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const TAGS = ["Teams"];
 const MEMBER_ERRORS = [KnownErrors.TeamMembershipNotFound, KnownErrors.UserAuthenticationRequired, KnownErrors.UserNotFound];
 

@@ -17,7 +17,7 @@ import {
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { hashPassword, isSupportedPasswordHash } from "../crypto/passwords.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
-import { defineRoute } from "../http/route.js";
+import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { checkProfileImageUrl } from "../services/profile-images.js";
 import {
   createUser,
@@ -30,7 +30,6 @@ import type { UserRow } from "../services/user-rows.js";
 import { completeUserRecords, loadUserRecord, renderClientUser, renderServerUser, type UserRecord } from "../services/user-read.js";
 import { restrictionPolicy } from "../services/user-restrictions.js";
 
-const ANY_ACCESS = ["client", "server", "admin"] as const;
 const SERVER_ACCESS = ["server", "admin"] as const;
 const TAGS = ["Users"];
 const clientOrServerUser = z.union([userClientRead, userServerRead]);
