@@ -15,6 +15,7 @@ import { sessionsRoutes } from "./routes/auth-sessions.js";
 import { internalApiKeysRoutes } from "./routes/internal-api-keys.js";
 import { internalEmailsRoutes } from "./routes/internal-emails.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
+import { devOAuthRoutes } from "./dev-oauth/routes.js";
 import { demoPagesRoutes } from "./routes/demo-pages.js";
 import { internalProjectsRoutes } from "./routes/internal-projects.js";
 import { jwksRoutes } from "./routes/jwks.js";
@@ -43,6 +44,8 @@ import { teamsRoutes } from "./routes/teams.js";
 import { teamMembershipsRoutes } from "./routes/team-memberships.js";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles.js";
 import { analyticsRoutes } from "./routes/analytics.js";
+import { oauthFlowRoutes } from "./routes/auth-oauth.js";
+import { connectedAccountsRoutes } from "./routes/connected-accounts.js";
 import { sql } from "kysely";
 import serverPackage from "../package.json" with { type: "json" };
 
@@ -61,6 +64,8 @@ export const API_ROUTES: readonly Route[] = [
   ...passwordAuthRoutes,
   ...anonymousAuthRoutes,
   ...sessionsRoutes,
+  ...oauthFlowRoutes,
+  ...connectedAccountsRoutes,
   ...passwordResetRoutes,
   ...otpAuthRoutes,
   ...mfaAuthRoutes,
@@ -157,6 +162,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.route(prefix, api);
   }
   app.route("/", devOutboxRoutes());
+  app.route("/", devOAuthRoutes());
   app.route("/", demoPagesRoutes());
 
   app.notFound((c) => c.text("Not found", 404));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/protocol/schemas";
 
 /**
  * Server configuration, read once from the environment and validated at start. Every variable is listed
@@ -33,6 +34,9 @@ const environmentSchema = z.object({
   LATCHKEY_CHECK_RESPONSES: boolean.optional(),
   LATCHKEY_SIGNING_KEY_ROTATION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: boolean.optional(),
+  LATCHKEY_ALLOW_SHARED_OAUTH_ACCESS_TOKENS: boolean.optional(),
+  LATCHKEY_OAUTH_DEV_ISSUER: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  LATCHKEY_OAUTH_DEV_CLIENT_SECRET: z.string().min(1).default("MOCK-SERVER-SECRET"),
   NODE_ENV: z.string().optional(),
 });
 
@@ -80,6 +84,20 @@ export interface Env {
    * protocol's server (which pre-record their credentials) run unchanged. Dev mode only.
    */
   hardcodedPasskeyChallenge: boolean;
+  /**
+   * Connected-account access tokens from providers on shared OAuth keys (refused by default: the keys are the
+   * server's, not the project's). For test suites and single-tenant servers.
+   */
+  allowSharedOAuthAccessTokens: boolean;
+  /**
+   * An external OpenID issuer the `shared` OAuth providers use when the server has no credentials for them
+   * (test suites); unset, dev mode uses the built-in one under /dev/oauth (dev-oauth/). Client id = the
+   * provider type, secret = `oauthDevClientSecret`.
+   */
+  oauthDevIssuer: string | undefined;
+  oauthDevClientSecret: string;
+  /** The server's own credentials for `shared` providers (LATCHKEY_OAUTH_<TYPE>_CLIENT_ID / _CLIENT_SECRET). */
+  oauthSharedCredentials: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
 }
 
 /** Either a URL (`smtp://user:pass@host:587`, `smtps://…`) or host settings. */
@@ -136,6 +154,10 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     checkResponses: e.LATCHKEY_CHECK_RESPONSES ?? false,
     signingKeyRotationDays: e.LATCHKEY_SIGNING_KEY_ROTATION_DAYS,
     hardcodedPasskeyChallenge: e.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? false,
+    allowSharedOAuthAccessTokens: e.LATCHKEY_ALLOW_SHARED_OAUTH_ACCESS_TOKENS ?? false,
+    oauthDevIssuer: e.LATCHKEY_OAUTH_DEV_ISSUER,
+    oauthDevClientSecret: e.LATCHKEY_OAUTH_DEV_CLIENT_SECRET,
+    oauthSharedCredentials: sharedOAuthCredentials(source),
   };
 }
 
@@ -150,6 +172,22 @@ export function readEnvOrExit(): Env {
     }
     throw error;
   }
+}
+
+/** LATCHKEY_OAUTH_<TYPE>_CLIENT_ID and _CLIENT_SECRET for each provider type; both or neither. */
+function sharedOAuthCredentials(source: Record<string, string | undefined>): Env["oauthSharedCredentials"] {
+  const credentials: Env["oauthSharedCredentials"] = {};
+  for (const type of OAUTH_PROVIDER_IDS) {
+    const prefix = `LATCHKEY_OAUTH_${type.toUpperCase()}`;
+    const clientId = source[`${prefix}_CLIENT_ID`] || undefined;
+    const clientSecret = source[`${prefix}_CLIENT_SECRET`] || undefined;
+    if (!clientId && !clientSecret) continue;
+    if (!clientId || !clientSecret) {
+      throw new EnvError(`Invalid Latchkey configuration:\n  - ${prefix}_CLIENT_ID, ${prefix}_CLIENT_SECRET: set both or neither`);
+    }
+    credentials[type] = { clientId, clientSecret };
+  }
+  return credentials;
 }
 
 function sharedSmtpSettings(e: z.output<typeof environmentSchema>): SharedSmtpSettings | null {

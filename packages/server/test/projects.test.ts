@@ -2,6 +2,8 @@ import { StackAdminApp } from "@stackframe/js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./support/api.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { renderProjectConfig, type ConfigObject } from "../src/config/project-config.js";
+import { getProject } from "../src/services/projects.js";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -76,7 +78,13 @@ describe("the current project", () => {
       domains: [{ domain: "https://app.example.com", handler_path: "/auth" }],
       email_config: update.config.email_config,
     });
-    expect(read.body.config.oauth_providers).toEqual([expect.objectContaining({ id: "github", type: "standard", client_id: "cid", client_secret: "secret" })]);
+    expect(read.body.config.oauth_providers).toEqual([expect.objectContaining({ id: "github", type: "standard", client_id: "cid" })]);
+    // The client secret is write-only (issue 15): stored and used, never read back.
+    expect(JSON.stringify(read.body)).not.toContain('"secret"');
+    expect((await readConfig(project)).auth.oauth.providers.github).toMatchObject({ type: "github", clientId: "cid" });
+    expect((await readConfig(project)).auth.oauth.providers.github.clientSecret).toBeUndefined();
+    const stored = renderProjectConfig((await getProject(server.db, project.projectId)).config_override as ConfigObject);
+    expect(stored.auth.oauth.providers.github?.clientSecret).toBe("secret");
 
     const publicView = await as(project, "client", "/projects/current");
     expect(publicView.body.config).toMatchObject({ sign_up_enabled: false, magic_link_enabled: true, enabled_oauth_providers: [{ id: "github" }] });

@@ -27,7 +27,7 @@ function signInProviders(config: ProjectConfig): LegacyOAuthProviderRead[] {
       id: provider.type,
       type: provider.isShared ? "shared" : "standard",
       client_id: provider.clientId,
-      client_secret: provider.clientSecret,
+      // Write-only (issue 15): never read back.
       facebook_config_id: provider.facebookConfigId,
       microsoft_tenant_id: provider.microsoftTenantId,
     }));

@@ -344,5 +344,14 @@ export function parseConfigOverrideString(text: string): ConfigCheck {
 
 /** The body of `GET /internal/config`. */
 export function renderConfigRead(config: ProjectConfig): { config_string: string } {
-  return { config_string: JSON.stringify(config) };
+  return { config_string: JSON.stringify(withoutOAuthClientSecrets(config)) };
+}
+
+/**
+ * OAuth client secrets are write-only (issue 15): an admin sets them, no read hands them back, so a leaked admin
+ * key or a dashboard screenshot does not leak the project's provider apps.
+ */
+export function withoutOAuthClientSecrets(config: ProjectConfig): ProjectConfig {
+  const providers = Object.fromEntries(Object.entries(config.auth.oauth.providers).map(([id, { clientSecret: _secret, ...rest }]) => [id, rest]));
+  return { ...config, auth: { ...config.auth, oauth: { ...config.auth.oauth, providers } } };
 }

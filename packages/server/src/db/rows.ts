@@ -16,4 +16,6 @@ export interface UserRecord {
   user: UserRow;
   primaryEmail: ContactChannelRow | null;
   selectedTeam: TeamRow | null;
+  /** The user's OAuth links (oauth_accounts), oldest first: the `oauth_providers` of the read shapes. */
+  oauthAccounts: Array<{ provider_config_id: string; provider_account_id: string; email: string | null }>;
 }

@@ -9,6 +9,7 @@ import type { MfaCliTables } from "./schema-mfa-cli.js";
 import type { OperationsTables } from "./schema-operations.js";
 import type { ProfileImageTables } from "./schema-profile-images.js";
 import type { AnalyticsTables } from "./schema-analytics.js";
+import type { OAuthTables } from "./schema-oauth.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -124,7 +125,8 @@ export interface Database
     PasskeyTables,
     ProfileImageTables,
     OperationsTables,
-    AnalyticsTables {
+    AnalyticsTables,
+    OAuthTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;

@@ -72,6 +72,8 @@ export interface RouteDeclaration<A extends AccessRule = AccessRule, Req extends
    * batches do; it is inflated (http/body.ts) before validation. Other routes see such a body as bytes.
    */
   gzipJsonBody?: boolean;
+  /** Query parameters not in the schema are accepted (OAuth callbacks carry whatever the provider adds). */
+  looseQuery?: boolean;
   /**
    * Returns the body (sent as JSON with the declared status) or a whole `Response` (text, redirects,
    * extra headers).
@@ -105,7 +107,7 @@ const NO_QUERY = z.strictObject({});
 /** The query schema as the route checks it: strict, so that `?extra=1` is refused as the protocol does. */
 export function strictQuery(route: Route, client: boolean): z.ZodObject {
   const query = (client && route.clientRequest ? route.clientRequest.query : route.request?.query) ?? NO_QUERY;
-  return query.strict();
+  return route.looseQuery ? query.loose() : query.strict();
 }
 
 /** Mounts each route on `app` with its access rule and request validation in front of the handler. */

@@ -12,9 +12,11 @@ import {
   sessionRefreshResponse,
   successResponse,
   tokenResponse,
+  authorizationCodeTokenResponse,
   type OAuthTokenErrorCode,
   type SessionRead,
 } from "@latchkey/protocol/schemas";
+import { z } from "zod";
 import type { Db } from "../db/connect.js";
 import { isKeyAllowedInThisMode } from "../env.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
@@ -23,6 +25,7 @@ import { findProjectCheckingKey } from "../services/api-keys.js";
 import type { ProjectRow } from "../services/projects.js";
 import { accessTokenForUserRecord, findCachedSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
 import { findUserRow } from "../services/user-rows.js";
+import { exchangeAuthorizationCode } from "../services/oauth-code-exchange.js";
 import { findCachedUserRecord } from "../services/user-read.js";
 import { restrictionPolicy } from "../services/user-restrictions.js";
 import { protocolHeader, protocolHeaderName } from "../http/dialect.js";
@@ -147,16 +150,19 @@ export const sessionsRoutes = [
   defineRoute({
     method: "post",
     path: "/auth/oauth/token",
-    summary: "OAuth token endpoint (refresh grant)",
+    summary: "OAuth token endpoint (authorization code and refresh grants)",
     description:
-      "RFC 6749 §6 refresh grant, as the client library sends it through oauth4webapi: a form body (JSON is accepted too) with " +
+      "RFC 6749 §4.1.3 authorization_code grant (the end of OAuth sign-in: `code`, `code_verifier`, `redirect_uri`) and §6 refresh grant, as the client library sends them through oauth4webapi: a form body (JSON is accepted too) with " +
       "`grant_type=refresh_token`, `refresh_token`, and the client's credentials (`client_id`: the project id, optionally `#<branch>`; " +
       "`client_secret`: a publishable client key), in the body or by HTTP Basic; no x-stack headers. Request errors the known-error " +
       "catalogue has no code for answer with an RFC 6749 §5.2 body (`invalid_request`, `unsupported_grant_type`).",
     tags: TAGS,
     access: "public",
-    response: { description: "RFC 6749 §5.1: a new access token; the refresh token stays the same.", schema: tokenResponse },
-    errors: [KnownErrors.InvalidOAuthClientIdOrSecret, KnownErrors.RefreshTokenNotFoundOrExpired],
+    response: {
+      description: "RFC 6749 §5.1: a new session for a code (with `is_new_user` and `after_callback_redirect_url`); a new access token for a refresh token, which stays the same.",
+      schema: z.union([authorizationCodeTokenResponse, tokenResponse]),
+    },
+    errors: [KnownErrors.InvalidOAuthClientIdOrSecret, KnownErrors.RefreshTokenNotFoundOrExpired, KnownErrors.InvalidAuthorizationCode, KnownErrors.MultiFactorAuthenticationRequired],
     handler: async (c) => {
       // Failures the catalogue knows (bad client, bad refresh token) are known errors: the client library
       // reads the x-stack-known-error header before anything else and treats REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED
@@ -167,7 +173,12 @@ export const sessionsRoutes = [
       const project = await authenticateClient(c, db, params);
       const grantType = params.grant_type;
       if (!grantType) return oauthError(c, "invalid_request", "Missing parameter: grant_type");
-      // TODO(OAuth sign-in issue): the authorization_code grant joins here.
+      if (grantType === "authorization_code") {
+        if (!params.code) return oauthError(c, "invalid_request", "Missing parameter: code");
+        const answer = await exchangeAuthorizationCode(db, env, project, { code: params.code, codeVerifier: params.code_verifier, redirectUri: params.redirect_uri });
+        c.header("pragma", "no-cache");
+        return answer;
+      }
       if (grantType !== "refresh_token") return oauthError(c, "unsupported_grant_type", `Unsupported grant type: ${grantType}`);
       const refreshToken = params.refresh_token;
       if (!refreshToken) return oauthError(c, "invalid_request", "Missing parameter: refresh_token");

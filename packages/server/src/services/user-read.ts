@@ -40,7 +40,7 @@ export async function completeUserRecord(db: Db, user: UserRow): Promise<UserRec
  * fields of both protocol versions (the route layer leaves out those the caller's version lacks). Whether
  * the user is restricted depends on the project (`restrictionPolicy(project)`).
  */
-export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecord, policy: RestrictionPolicy) {
+export function renderServerUser({ user, primaryEmail, selectedTeam, oauthAccounts }: UserRecord, policy: RestrictionPolicy) {
   const restrictedReason = restrictedReasonOf(user, primaryEmail, policy);
   return {
     id: user.id,
@@ -60,7 +60,7 @@ export function renderServerUser({ user, primaryEmail, selectedTeam }: UserRecor
     server_metadata: user.server_metadata ?? null,
     last_active_at_millis: user.last_active_at.getTime(),
     is_anonymous: user.is_anonymous,
-    oauth_providers: [] as Array<{ id: string; account_id: string; email: string | null }>,
+    oauth_providers: oauthAccounts.map((a) => ({ id: a.provider_config_id, account_id: a.provider_account_id, email: a.email })),
     // As the protocol computes it: whether the user has an email-based way in, whatever the channels say.
     auth_with_email: user.password_hash !== null || user.otp_auth_enabled,
     requires_totp_mfa: user.totp_secret !== null,
@@ -102,25 +102,36 @@ export function renderClientUser(record: UserRecord, policy: RestrictionPolicy) 
   };
 }
 
-/** The records of many users at once (a page of `GET /users`): two queries, whatever the page size. */
+/** The records of many users at once (a page of `GET /users`): three queries, whatever the page size. */
 export async function completeUserRecords(db: Db, users: readonly UserRow[]): Promise<UserRecord[]> {
   if (users.length === 0) return [];
   const teamIds = [...new Set(users.flatMap((user) => (user.selected_team_id ? [user.selected_team_id] : [])))];
-  const [channels, teams] = await Promise.all([
+  const userIds = users.map((user) => user.id);
+  const [channels, teams, links] = await Promise.all([
     db
       .selectFrom("contact_channels")
       .selectAll()
-      .where("user_id", "in", users.map((user) => user.id))
+      .where("user_id", "in", userIds)
       .where("type", "=", "email")
       .where("is_primary", "=", true)
       .execute(),
     teamIds.length > 0 ? db.selectFrom("teams").selectAll().where("id", "in", teamIds).execute() : Promise.resolve([]),
+    db
+      .selectFrom("oauth_accounts")
+      .select(["user_id", "provider_config_id", "provider_account_id", "email"])
+      .where("user_id", "in", userIds)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute(),
   ]);
+  const linksByUser = new Map<string, UserRecord["oauthAccounts"]>();
+  for (const { user_id, ...link } of links) linksByUser.set(user_id, [...(linksByUser.get(user_id) ?? []), link]);
   const channelByUser = new Map(channels.map((channel) => [channel.user_id, channel]));
   const teamById = new Map(teams.map((team) => [team.id, team]));
   return users.map((user) => ({
     user,
     primaryEmail: channelByUser.get(user.id) ?? null,
     selectedTeam: (user.selected_team_id && teamById.get(user.selected_team_id)) || null,
+    oauthAccounts: linksByUser.get(user.id) ?? [],
   }));
 }

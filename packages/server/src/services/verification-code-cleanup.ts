@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Logger } from "pino";
 import type { Db } from "../db/connect.js";
+import { sweepExpiredOAuthRecords } from "./oauth-flow-records.js";
 
 /**
  * Deletes spent verification codes (services/verification-codes.ts) and command-line login attempts
@@ -60,8 +61,8 @@ export function startVerificationCodeSweeper(db: Db, log: Logger, intervalMs = S
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return; // a slow sweep is still going: skip this tick rather than pile up
-    running = sweepSpentVerificationCodes(db)
-      .then((deleted) => {
+    running = Promise.all([sweepSpentVerificationCodes(db), sweepExpiredOAuthRecords(db)])
+      .then(([deleted]) => {
         if (deleted > 0) log.info({ deleted }, "deleted spent verification codes");
       })
       .catch((err: unknown) => log.warn({ err }, "verification code sweep failed; will retry at the next interval"))

@@ -1,0 +1,360 @@
+import { createHash, randomBytes } from "node:crypto";
+import { Secret, TOTP } from "otpauth";
+import { describe, expect, it } from "vitest";
+import { api } from "./support/api.js";
+import { SDK_VERSIONS, stackSdk } from "./support/stack-sdk.js";
+import { loginAtDevProvider } from "./support/oauth-browser.js";
+import {
+  as,
+  CALLBACK,
+  clientFlow,
+  codeFrom,
+  email,
+  exchange,
+  expectErrorLanding,
+  expectKnownError,
+  issuer,
+  loginAs,
+  oauthProject,
+  server,
+  signInWithProvider,
+  useOAuthServerForFile,
+} from "./oauth/oauth-fixture.js";
+import { applyProviderAnswer } from "../src/services/oauth-sign-in.js";
+import { boundTo } from "../src/services/oauth-tokens.js";
+import { sealText } from "../src/crypto/sealed-text.js";
+import { getProject } from "../src/services/projects.js";
+import { findProjectProvider } from "../src/oauth/project-providers.js";
+import { renderProjectConfig, type ConfigObject } from "../src/config/project-config.js";
+
+// OAuth sign-in, linking and connected accounts (issue 15) against a real OpenID provider process: the shared
+// providers of these projects use it as LATCHKEY_OAUTH_DEV_ISSUER, whose accounts are email addresses.
+useOAuthServerForFile();
+
+const me = (project: Awaited<ReturnType<typeof oauthProject>>, accessToken: string) => as(project, "client", "/users/me", { accessToken });
+
+describe("sign-up and sign-in with a provider", () => {
+  it("signs up a new user with the provider's verified email, then signs the same user in", async () => {
+    const project = await oauthProject();
+    const who = email();
+    const first = await signInWithProvider(project, "github", who);
+    expect(first).toMatchObject({ token_type: "bearer", is_new_user: true, after_callback_redirect_url: null });
+    const user = (await me(project, first.access_token)).body;
+    expect(user).toMatchObject({ primary_email: who, primary_email_verified: true, is_anonymous: false });
+    // The provider's email signs in (one-time codes, password reset) when the project allows those.
+    expect((await as(project, "server", `/users/${user.id}`)).body.primary_email_auth_enabled).toBe(true);
+    expect(user.oauth_providers).toEqual([{ id: "github", account_id: who, email: who }]);
+
+    const again = await signInWithProvider(project, "github", who, { afterCallback: "http://localhost:3000/dashboard" });
+    expect(again).toMatchObject({ is_new_user: false, after_callback_redirect_url: "http://localhost:3000/dashboard" });
+    expect((await me(project, again.access_token)).body.id).toBe(user.id);
+  });
+
+  it("answers the SDK's JSON response mode with the provider's location instead of a redirect", async () => {
+    const project = await oauthProject();
+    const flow = clientFlow(project, "github");
+    const response = await fetch(`${flow.authorizeUrl}&hexclave_response_mode=json&stack_response_mode=json`, { redirect: "manual" });
+    expect(response.status).toBe(200);
+    const { location } = await response.json();
+    const target = new URL(location);
+    expect(`${target.origin}/`).toBe(new URL(issuer).origin + "/");
+    expect(target.searchParams.get("client_id")).toBe("github");
+    expect(target.searchParams.get("code_challenge_method")).toBe("S256");
+    // Latchkey's own state and PKCE towards the provider, never the client's.
+    expect(target.searchParams.get("state")).not.toBe(flow.state);
+  });
+
+  it("refuses bad authorize requests with the protocol's errors", async () => {
+    const project = await oauthProject();
+    const call = (mutate: (url: URL) => void) => {
+      const url = new URL(clientFlow(project, "github").authorizeUrl);
+      mutate(url);
+      return api(server.url, url.pathname.replace("/api/v1", "") + url.search);
+    };
+    expectKnownError(await call((u) => (u.pathname = u.pathname.replace("github", "spotify"))), "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400);
+    expectKnownError(await call((u) => u.searchParams.set("client_id", "no-such-project")), "INVALID_OAUTH_CLIENT_ID_OR_SECRET", 400);
+    expectKnownError(await call((u) => u.searchParams.set("client_secret", "pck_wrong")), "INVALID_PUBLISHABLE_CLIENT_KEY", 401);
+    expectKnownError(await call((u) => u.searchParams.set("redirect_uri", "https://evil.example/steal")), "REDIRECT_URL_NOT_WHITELISTED", 400);
+    expectKnownError(await call((u) => u.searchParams.set("provider_scope", "repo")), "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400);
+    const link = await call((u) => u.searchParams.set("type", "link"));
+    expect(link.status).toBe(400);
+    expect(link.text).toContain("token");
+    const missing = await call((u) => u.searchParams.delete("redirect_uri"));
+    expect(missing.body.code).toBe("SCHEMA_ERROR");
+  });
+
+  it("refuses sign-up when the project has it off, but still signs existing users in", async () => {
+    const project = await oauthProject();
+    const who = email();
+    const first = await signInWithProvider(project, "github", who);
+    await as(project, "admin", "/internal/config/override", { method: "PATCH", body: { config_override_string: JSON.stringify({ "auth.allowSignUp": false }) } });
+    expect((await signInWithProvider(project, "github", who)).is_new_user).toBe(false);
+    const landing = await loginAs(clientFlow(project, "github"), email());
+    expectErrorLanding(landing, "SIGN_UP_NOT_ENABLED");
+    expect(first.is_new_user).toBe(true);
+  });
+});
+
+describe("authorization codes and states", () => {
+  it("uses a code once: of 16 parallel exchanges exactly one wins", async () => {
+    const project = await oauthProject();
+    const flow = clientFlow(project, "github");
+    const code = codeFrom(flow, await loginAs(flow, email()));
+    const answers = await Promise.all(Array.from({ length: 16 }, () => exchange(project, code, flow.verifier)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 200)) expectKnownError(refused, "INVALID_AUTHORIZATION_CODE", 400);
+  });
+
+  it("binds the code to the PKCE verifier and the redirect_uri", async () => {
+    const project = await oauthProject();
+    const flow = clientFlow(project, "github");
+    const code = codeFrom(flow, await loginAs(flow, email()));
+    expectKnownError(await exchange(project, code, "a-verifier-that-is-not-the-one-behind-the-challenge-0123456789"), "INVALID_AUTHORIZATION_CODE", 400);
+    // A failed attempt used the code up.
+    expectKnownError(await exchange(project, code, flow.verifier), "INVALID_AUTHORIZATION_CODE", 400);
+
+    const other = clientFlow(project, "github");
+    const otherCode = codeFrom(other, await loginAs(other, email()));
+    expectKnownError(await exchange(project, otherCode, other.verifier, "http://localhost:3000/elsewhere"), "INVALID_AUTHORIZATION_CODE", 400);
+  });
+
+  it("takes the provider's callback once: a replayed state is refused", async () => {
+    const project = await oauthProject();
+    const flow = clientFlow(project, "github");
+    const { location: callbackUrl } = await loginAtDevProvider(flow.authorizeUrl, email(), { stopAt: `${server.env.publicUrl}/api/v1/auth/oauth/callback/` });
+    const first = await fetch(callbackUrl, { redirect: "manual" });
+    expect(first.status).toBe(302);
+    expect(first.headers.get("location")).toContain(CALLBACK);
+    const replay = await fetch(callbackUrl, { redirect: "manual" });
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain("Please try signing in again");
+  });
+
+  it("maps a refused inner code exchange to the protocol's invalid-grant answer", async () => {
+    const project = await oauthProject();
+    const flow = clientFlow(project, "github");
+    const { location: callbackUrl } = await loginAtDevProvider(flow.authorizeUrl, email(), { stopAt: `${server.env.publicUrl}/api/v1/auth/oauth/callback/` });
+    const forged = new URL(callbackUrl);
+    forged.searchParams.set("code", "not-a-code-the-provider-issued");
+    const response = await fetch(forged, { redirect: "manual" });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe("Inner OAuth callback failed due to invalid grant. Please try again.");
+  });
+
+  it("sends a user who cancels at the provider to the error page with OAUTH_PROVIDER_ACCESS_DENIED", async () => {
+    const project = await oauthProject();
+    expectErrorLanding(await loginAs(clientFlow(project, "github"), email(), { cancel: true }), "OAUTH_PROVIDER_ACCESS_DENIED");
+    // Without an error page the error is the answer itself.
+    const { response } = await loginAtDevProvider(clientFlow(project, "github", { errorRedirect: null }).authorizeUrl, email(), { cancel: true });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("x-stack-known-error")).toBe("OAUTH_PROVIDER_ACCESS_DENIED");
+  });
+});
+
+describe("account merge strategies", () => {
+  async function passwordUser(project: Awaited<ReturnType<typeof oauthProject>>, who: string, verified: boolean): Promise<string> {
+    const created = await as(project, "server", "/users", { body: { primary_email: who, primary_email_verified: verified, primary_email_auth_enabled: true, password: "correct horse battery" } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return created.body.id;
+  }
+
+  it("link_method links the provider to the account with that verified email", async () => {
+    const project = await oauthProject({ "auth.oauth.accountMergeStrategy": "link_method" });
+    const who = email();
+    const userId = await passwordUser(project, who, true);
+    const signedIn = await signInWithProvider(project, "github", who);
+    expect(signedIn.is_new_user).toBe(false);
+    const user = (await me(project, signedIn.access_token)).body;
+    expect(user.id).toBe(userId);
+    expect(user.has_password).toBe(true);
+    expect(user.oauth_providers).toEqual([{ id: "github", account_id: who, email: who }]);
+  });
+
+  it("link_method refuses while the account's email is unverified", async () => {
+    const project = await oauthProject({ "auth.oauth.accountMergeStrategy": "link_method" });
+    const who = email();
+    await passwordUser(project, who, false);
+    const landing = await loginAs(clientFlow(project, "github"), who);
+    expectErrorLanding(landing, "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE");
+    expect(JSON.parse(landing.searchParams.get("details")!)).toEqual({ type: "email", contact_channel_value: who, would_work_if_email_was_verified: true });
+  });
+
+  it("never links by an email the provider did not verify", async () => {
+    const project = await oauthProject({ "auth.oauth.accountMergeStrategy": "link_method" });
+    const who = email();
+    await passwordUser(project, who, true);
+    const row = await getProject(server.db, project.projectId);
+    const provider = findProjectProvider(renderProjectConfig(row.config_override as ConfigObject), "github")!;
+    const outer = { providerConfigId: "github", type: "authenticate" as const, redirectUri: CALLBACK, clientState: "s", codeChallenge: "c", userId: null, providerScope: null, errorRedirectUrl: null, afterCallbackRedirectUrl: null, innerCodeVerifier: "v" };
+    const answer = {
+      profile: { accountId: "attacker-account", email: who, emailVerified: false, displayName: null, profileImageUrl: null },
+      tokens: { accessToken: "a", refreshToken: null, expiresAt: null, scopes: [] },
+    };
+    await expect(applyProviderAnswer(server.db, server.env, row, provider, outer, answer)).rejects.toMatchObject({ code: "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE" });
+    const links = await server.db.selectFrom("oauth_accounts").select("id").where("provider_account_id", "=", "attacker-account").execute();
+    expect(links).toEqual([]);
+  });
+
+  it("raise_error refuses; allow_duplicates makes a second account that cannot sign in with the email", async () => {
+    const strict = await oauthProject({ "auth.oauth.accountMergeStrategy": "raise_error" });
+    const who = email();
+    await passwordUser(strict, who, true);
+    expectErrorLanding(await loginAs(clientFlow(strict, "github"), who), "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE");
+
+    const lenient = await oauthProject({ "auth.oauth.accountMergeStrategy": "allow_duplicates" });
+    const existing = await passwordUser(lenient, who, true);
+    const signedIn = await signInWithProvider(lenient, "github", who);
+    expect(signedIn.is_new_user).toBe(true);
+    const user = (await me(lenient, signedIn.access_token)).body;
+    expect(user.id).not.toBe(existing);
+    expect(user.primary_email).toBe(who);
+    expect((await as(lenient, "server", `/users/${user.id}`)).body.primary_email_auth_enabled).toBe(false);
+  });
+});
+
+describe("linking and anonymous upgrade", () => {
+  it("links a second provider account to the signed-in user, and refuses one linked elsewhere", async () => {
+    const project = await oauthProject();
+    const owner = await signInWithProvider(project, "github", email());
+    const ownerId = (await me(project, owner.access_token)).body.id;
+    const second = email();
+    const linked = await signInWithProvider(project, "gitlab", second, { type: "link", token: owner.access_token, afterCallback: "http://localhost:3000/settings" });
+    expect(linked).toMatchObject({ is_new_user: false, after_callback_redirect_url: "http://localhost:3000/settings" });
+    const user = (await me(project, linked.access_token)).body;
+    expect(user.id).toBe(ownerId);
+    expect(user.oauth_providers.map((p: any) => p.id).sort()).toEqual(["github", "gitlab"]);
+    // The linked account signs in to the same user.
+    expect((await me(project, (await signInWithProvider(project, "gitlab", second)).access_token)).body.id).toBe(ownerId);
+
+    const someoneElse = await signInWithProvider(project, "github", email());
+    const landing = await loginAs(clientFlow(project, "gitlab", { type: "link", token: someoneElse.access_token }), second);
+    expectErrorLanding(landing, "OAUTH_CONNECTION_ALREADY_CONNECTED_TO_ANOTHER_USER");
+  });
+
+  it("upgrades the anonymous user of the request's token, keeping its id", async () => {
+    const project = await oauthProject();
+    const anonymous = await api(server.url, "/auth/anonymous/sign-up", { method: "POST", headers: project.headers("client"), body: {} });
+    expect(anonymous.status).toBe(200);
+    const who = email();
+    const signedIn = await signInWithProvider(project, "github", who, { token: anonymous.body.access_token });
+    expect(signedIn.is_new_user).toBe(true);
+    const user = (await me(project, signedIn.access_token)).body;
+    expect(user).toMatchObject({ id: anonymous.body.user_id, is_anonymous: false, primary_email: who });
+  });
+});
+
+describe("MFA on the OAuth path", () => {
+  it("answers the code exchange with an attempt code, which a TOTP code then turns into a session", async () => {
+    const project = await oauthProject();
+    const who = email();
+    const first = await signInWithProvider(project, "github", who);
+    const userId = (await me(project, first.access_token)).body.id;
+    const secret = crypto.getRandomValues(new Uint8Array(20));
+    expect((await as(project, "server", `/users/${userId}`, { method: "PATCH", body: { totp_secret_base64: Buffer.from(secret).toString("base64") } })).status).toBe(200);
+
+    const flow = clientFlow(project, "github");
+    const refused = await exchange(project, codeFrom(flow, await loginAs(flow, who)), flow.verifier);
+    expectKnownError(refused, "MULTI_FACTOR_AUTHENTICATION_REQUIRED", 400);
+    const totp = new TOTP({ secret: new Secret({ buffer: secret.buffer }), algorithm: "SHA1", digits: 6, period: 30 }).generate();
+    const finished = await api(server.url, "/auth/mfa/sign-in", { method: "POST", headers: project.headers("client"), body: { type: "totp", totp, code: refused.body.details.attempt_code } });
+    expect(finished.status, JSON.stringify(finished.body)).toBe(200);
+    expect(finished.body.user_id).toBe(userId);
+  });
+});
+
+describe("connected accounts", () => {
+  async function userinfo(accessToken: string): Promise<Response> {
+    const discovery = await (await fetch(`${issuer}/.well-known/openid-configuration`)).json();
+    return fetch(discovery.userinfo_endpoint, { headers: { authorization: `Bearer ${accessToken}` } });
+  }
+
+  it("hands out the provider's access token, refreshes it when it expires, and refuses scopes never granted", async () => {
+    const project = await oauthProject();
+    const who = email();
+    const session = await signInWithProvider(project, "github", who);
+    const first = await as(project, "client", "/connected-accounts/me/github/access-token", { method: "POST", body: {}, accessToken: session.access_token });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const info = await userinfo(first.body.access_token);
+    expect(info.status).toBe(200);
+    expect((await info.json()).sub).toBe(who);
+
+    // The stored token is about to expire: the next one comes from the refresh token.
+    await server.db.updateTable("oauth_tokens").set({ expires_at: new Date(Date.now() + 60_000) }).where("kind", "=", "access").execute();
+    const userId = (await me(project, session.access_token)).body.id;
+    const refreshed = await as(project, "server", `/connected-accounts/${userId}/github/access-token`, { method: "POST", body: { scope: "openid" } });
+    expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(201);
+    expect(refreshed.body.access_token).not.toBe(first.body.access_token);
+    expect((await userinfo(refreshed.body.access_token)).status).toBe(200);
+
+    expectKnownError(
+      await as(project, "client", "/connected-accounts/me/github/access-token", { method: "POST", body: { scope: "repo" }, accessToken: session.access_token }),
+      "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
+      400,
+    );
+    expectKnownError(
+      await as(project, "client", "/connected-accounts/me/gitlab/access-token", { method: "POST", body: {}, accessToken: session.access_token }),
+      "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER",
+      400,
+    );
+    // The provider no longer accepts the stored refresh token (revoked there): no token can be had any more.
+    await server.db.updateTable("oauth_tokens").set({ expires_at: new Date(Date.now() + 60_000) }).where("kind", "=", "access").execute();
+    for (const row of await server.db.selectFrom("oauth_tokens").select(["id", "oauth_account_id"]).where("kind", "=", "refresh").execute()) {
+      const sealed = sealText(server.env.serverSecret, boundTo(row.oauth_account_id, "refresh"), "a-refresh-token-the-provider-revoked");
+      await server.db.updateTable("oauth_tokens").set({ sealed_token: sealed.sealed, sealing_key_id: sealed.keyId }).where("id", "=", row.id).execute();
+    }
+    expectKnownError(
+      await as(project, "client", "/connected-accounts/me/github/access-token", { method: "POST", body: {}, accessToken: session.access_token }),
+      "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE",
+      400,
+    );
+    // Tokens are sealed at rest: the database holds no token in clear.
+    const stored = await server.db.selectFrom("oauth_tokens").select("sealed_token").execute();
+    for (const row of stored) expect(Buffer.from(row.sealed_token).toString("latin1")).not.toContain(first.body.access_token);
+  });
+
+  it("refuses tokens of shared keys unless the server allows them", async () => {
+    const { startTestServer } = await import("./support/test-server.js");
+    const strictServer = await startTestServer({ LATCHKEY_OAUTH_DEV_ISSUER: issuer, LATCHKEY_PUBLIC_URL: server.env.publicUrl }, { sameDatabaseAs: server });
+    try {
+      const project = await oauthProject();
+      const session = await signInWithProvider(project, "github", email());
+      const response = await api(strictServer.url, "/connected-accounts/me/github/access-token", {
+        method: "POST",
+        headers: { ...project.headers("client"), "x-stack-access-token": session.access_token },
+        body: {},
+      });
+      expectKnownError(response, "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS", 400);
+    } finally {
+      await strictServer.close();
+    }
+  });
+});
+
+describe("interop: the published SDKs build the authorize URL and exchange the code", () => {
+  for (const version of SDK_VERSIONS) {
+    it(`@stackframe/js ${version}`, async () => {
+      const project = await oauthProject();
+      const app: any = stackSdk(server, project, version).client();
+      const iface = app._interface;
+      const verifier = randomBytes(32).toString("base64url");
+      const state = randomBytes(24).toString("base64url");
+      const authorizeUrl = await iface.getOAuthUrl({
+        provider: "GitHub",
+        redirectUrl: CALLBACK,
+        errorRedirectUrl: "http://localhost:3000/handler/error",
+        codeChallenge: createHash("sha256").update(verifier).digest("base64url"),
+        state,
+        type: "authenticate",
+        session: await app._getSession(),
+      });
+      const who = email();
+      const { location } = await loginAtDevProvider(authorizeUrl, who);
+      const landing = new URL(location);
+      const result = await iface.callOAuthCallback({ oauthParams: landing.searchParams, redirectUri: CALLBACK, codeVerifier: verifier, state });
+      expect(result.newUser).toBe(true);
+      const user = (await me(project, result.accessToken)).body;
+      expect(user.primary_email).toBe(who);
+      expect(typeof result.refreshToken).toBe("string");
+    });
+  }
+});
