@@ -46,6 +46,7 @@ import { teamMemberProfilesRoutes } from "./routes/team-member-profiles.js";
 import { analyticsRoutes } from "./routes/analytics.js";
 import { oauthFlowRoutes } from "./routes/auth-oauth.js";
 import { connectedAccountsRoutes } from "./routes/connected-accounts.js";
+import { oauthProvidersRoutes } from "./routes/oauth-providers.js";
 import { sql } from "kysely";
 import serverPackage from "../package.json" with { type: "json" };
 
@@ -66,6 +67,7 @@ export const API_ROUTES: readonly Route[] = [
   ...sessionsRoutes,
   ...oauthFlowRoutes,
   ...connectedAccountsRoutes,
+  ...oauthProvidersRoutes,
   ...passwordResetRoutes,
   ...otpAuthRoutes,
   ...mfaAuthRoutes,

@@ -358,3 +358,83 @@ describe("interop: the published SDKs build the authorize URL and exchange the c
     });
   }
 });
+
+describe("/oauth-providers: a user's links", () => {
+  async function linkedUser(project: Awaited<ReturnType<typeof oauthProject>>) {
+    const who = email();
+    const session = await signInWithProvider(project, "github", who);
+    const user = (await me(project, session.access_token)).body;
+    return { who, session, userId: user.id as string };
+  }
+
+  it("lets a client list, read, update and delete its own links, without the provider's account id", async () => {
+    const project = await oauthProject();
+    const { who, session, userId } = await linkedUser(project);
+    const mine = { accessToken: session.access_token };
+    const list = await as(project, "client", "/oauth-providers?user_id=me", mine);
+    expect(list.status).toBe(200);
+    expect(list.body).toEqual({
+      items: [{ user_id: userId, id: expect.any(String), email: who, provider_config_id: "github", type: "github", allow_sign_in: true, allow_connected_accounts: true }],
+      is_paginated: false,
+    });
+    const linkId = list.body.items[0].id;
+    expect((await as(project, "client", `/oauth-providers/me/${linkId}`, mine)).body).toEqual(list.body.items[0]);
+    const updated = await as(project, "client", `/oauth-providers/me/${linkId}`, { ...mine, method: "PATCH", body: { allow_connected_accounts: false } });
+    expect(updated.body).toMatchObject({ allow_sign_in: true, allow_connected_accounts: false });
+    // Servers see the account id, for any user.
+    const serverRead = await as(project, "server", `/oauth-providers/${userId}/${linkId}`);
+    expect(serverRead.body).toMatchObject({ account_id: who, allow_connected_accounts: false });
+    expect((await as(project, "client", `/oauth-providers/me/${linkId}`, { ...mine, method: "DELETE" })).body).toEqual({ success: true });
+    expect((await me(project, session.access_token)).body.oauth_providers).toEqual([]);
+    const gone = await as(project, "client", `/oauth-providers/me/${linkId}`, mine);
+    expect(gone.status).toBe(404);
+  });
+
+  it("refuses clients other users' links", async () => {
+    const project = await oauthProject();
+    const alice = await linkedUser(project);
+    const bob = await linkedUser(project);
+    const bobsLink = (await as(project, "server", `/oauth-providers?user_id=${bob.userId}`)).body.items[0].id;
+    const asAlice = { accessToken: alice.session.access_token };
+    for (const [method, path, action] of [
+      ["GET", `/oauth-providers?user_id=${bob.userId}`, "list"],
+      ["GET", `/oauth-providers/${bob.userId}/${bobsLink}`, "read"],
+      ["PATCH", `/oauth-providers/${bob.userId}/${bobsLink}`, "update"],
+      ["DELETE", `/oauth-providers/${bob.userId}/${bobsLink}`, "delete"],
+    ] as const) {
+      const response = await as(project, "client", path, { ...asAlice, method, body: method === "PATCH" ? {} : undefined });
+      expect(response.status, path).toBe(403);
+      expect(response.text).toBe(`Client can only ${action} OAuth providers for their own user.`);
+    }
+    expect((await as(project, "client", "/oauth-providers", { method: "POST", body: {} })).status).toBe(401);
+  });
+
+  it("lets servers link accounts, one sign-in link per provider account even under 16 racing requests", async () => {
+    const project = await oauthProject();
+    const users = await Promise.all(Array.from({ length: 16 }, async () => (await as(project, "server", "/users", { body: {} })).body.id as string));
+    const create = (userId: string, extra: Record<string, unknown> = {}) =>
+      as(project, "server", "/oauth-providers", { body: { user_id: userId, provider_config_id: "github", account_id: "shared-account", email: "x@example.com", allow_sign_in: true, allow_connected_accounts: true, ...extra } });
+    const answers = await Promise.all(users.map((userId) => create(userId)));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 201)) expectKnownError(refused, "OAUTH_PROVIDER_ACCOUNT_ID_ALREADY_USED_FOR_SIGN_IN", 400);
+    // As a connected account only, the same provider account may be linked again.
+    const loser = users.find((userId) => userId !== answers.find((a) => a.status === 201)!.body.user_id)!;
+    expect((await create(loser, { allow_sign_in: false })).status).toBe(201);
+    expectKnownError(await create(loser, { provider_config_id: "spotify" }), "OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED", 400);
+  });
+
+  it("creates users with linked accounts (POST /users), which then sign in with the provider", async () => {
+    const project = await oauthProject();
+    const who = email();
+    const created = await as(project, "server", "/users", { body: { primary_email: who, oauth_providers: [{ id: "github", account_id: who, email: who }] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.oauth_providers).toEqual([{ id: "github", account_id: who, email: who }]);
+    const signedIn = await signInWithProvider(project, "github", who);
+    expect(signedIn.is_new_user).toBe(false);
+    expect((await me(project, signedIn.access_token)).body.id).toBe(created.body.id);
+    // The SDK's server app sees the link too.
+    const user: any = await stackSdk(server, project).server().getUser(created.body.id);
+    const links = await user.listOAuthProviders();
+    expect(links.map((l: any) => ({ type: l.type, accountId: l.accountId, allowSignIn: l.allowSignIn }))).toEqual([{ type: "github", accountId: who, allowSignIn: true }]);
+  });
+});

@@ -176,7 +176,7 @@ describe("creating users (POST /users)", () => {
     }
   });
 
-  it("refuses OAuth provider accounts, which cannot be linked yet", async () => {
+  it("refuses OAuth provider accounts of providers the project has not enabled, writing nothing", async () => {
     const project = await createTestProject(server);
     expectKnownError(
       await as(project, "server", "/users", { method: "POST", body: { oauth_providers: [{ id: "github", account_id: "1", email: null }] } }),
@@ -184,5 +184,7 @@ describe("creating users (POST /users)", () => {
       400,
     );
     expect((await as(project, "server", "/users", { method: "POST", body: { oauth_providers: [] } })).status).toBe(201);
+    // Nothing of the refused user was written: only the one created afterwards exists.
+    expect((await as(project, "server", "/users")).body.items).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 /** Wire schemas of the Stack Auth REST API v1, one module per resource. */
 export * from "./auth.js";
 export * from "./oauth-flow.js";
+export * from "./oauth-providers.js";
 export * from "./internal-api-keys.js";
 export * from "./project-config.js";
 export * from "./projects.js";

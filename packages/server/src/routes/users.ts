@@ -19,6 +19,7 @@ import { hashPassword, isSupportedPasswordHash } from "../crypto/passwords.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { checkProfileImageUrl } from "../services/profile-images.js";
+import { findProjectProvider } from "../oauth/project-providers.js";
 import {
   createUser,
   deleteUser,
@@ -100,12 +101,16 @@ export const usersRoutes = [
     access: SERVER_ACCESS,
     request: { body: userServerCreateBody },
     response: { status: 201, description: "The new user.", schema: userServerRead },
-    errors: [KnownErrors.UserWithEmailAlreadyExists, KnownErrors.OAuthProviderNotFoundOrNotEnabled],
+    errors: [KnownErrors.UserWithEmailAlreadyExists, KnownErrors.OAuthProviderNotFoundOrNotEnabled, KnownErrors.OAuthProviderAccountIdAlreadyUsedForSignIn],
     handler: async (c, { auth, body }) => {
       if (body.primary_email_auth_enabled && !body.primary_email) throw new HTTPException(400, { message: "primary_email_auth_enabled cannot be true without primary_email" });
       if (body.primary_email_verified && !body.primary_email) throw new HTTPException(400, { message: "primary_email_verified cannot be true without primary_email" });
-      // TODO(OAuth sign-in issue): link the given provider accounts; until then no provider can be linked.
-      if (body.oauth_providers && body.oauth_providers.length > 0) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
+      const config = renderProjectConfig(auth.project.config_override as ConfigObject);
+      const oauthAccounts = (body.oauth_providers ?? []).map((link) => {
+        const provider = findProjectProvider(config, link.id);
+        if (!provider) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
+        return { providerConfigId: provider.configId, accountId: link.account_id, email: link.email };
+      });
       const passwordHash = await passwordHashOf(body);
       const { db, env } = c.get("deps");
       // Servers create users even when sign-up is disabled (SPEC.md §6).
@@ -125,6 +130,7 @@ export const usersRoutes = [
         passkeyAuthEnabled: body.passkey_auth_enabled,
         isAnonymous: body.is_anonymous,
         ...restrictionFields(body),
+        oauthAccounts,
       });
       // The protocol renders the new user before its personal team exists: no selected team in this answer,
       // though every later read shows it.

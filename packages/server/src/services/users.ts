@@ -35,6 +35,8 @@ export interface NewUser {
   /** ISO 3166-1 alpha-2, uppercase. */
   countryCode?: string | null;
   riskScores?: { bot: number; freeTrialAbuse: number };
+  /** Provider accounts to link (sign-in and connected-account links), in the same transaction. */
+  oauthAccounts?: Array<{ providerConfigId: string; accountId: string; email: string | null }>;
 }
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
@@ -103,6 +105,12 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
           })
           .execute();
       }
+      for (const link of input.oauthAccounts ?? []) {
+        await trx
+          .insertInto("oauth_accounts")
+          .values({ project_id: project.id, user_id: user.id, provider_config_id: link.providerConfigId, provider_account_id: link.accountId, email: link.email })
+          .execute();
+      }
       await grantSignUpPermissions(trx, project.id, user.id, config.rbac.defaultPermissions.signUp);
       if (config.teams.createPersonalTeamOnSignUp && !input.isAnonymous) {
         return createPersonalTeam(trx, project, user.id, storedDisplayName(input.displayName) ?? input.primaryEmail ?? null);
@@ -113,6 +121,7 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
     if (input.primaryEmail && isUniqueViolation(error, "contact_channels_auth_value")) {
       throw new KnownErrors.UserWithEmailAlreadyExists(input.primaryEmail);
     }
+    if (isUniqueViolation(error, "oauth_accounts_sign_in")) throw new KnownErrors.OAuthProviderAccountIdAlreadyUsedForSignIn();
     throw error;
   }
 }
