@@ -1,6 +1,7 @@
 import * as openid from "openid-client";
 import type { OAuthProviderId } from "@latchkey/protocol/schemas";
-import { ProviderCallbackError, type InnerOAuthClient, type ProviderProfile, type ProviderSettings, type ProviderTokens } from "./inner-client.js";
+import { ProviderCallbackError, type InnerOAuthClient, type ProviderProfile, type ProviderSettings } from "./inner-client.js";
+import { mapProviderErrors as mapErrors, providerTokens } from "./openid-errors.js";
 
 type DevIssuerSettings = Extract<ProviderSettings, { kind: "dev-issuer" }>;
 
@@ -67,29 +68,4 @@ function discover(settings: DevIssuerSettings): Promise<openid.Configuration> {
   discovered.set(key, { at: Date.now(), config });
   config.catch(() => discovered.delete(key));
   return config;
-}
-
-/** What openid-client's errors mean for the routes. */
-async function mapErrors<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    const code = (error as { error?: unknown }).error;
-    if (error instanceof openid.AuthorizationResponseError && (code === "access_denied" || code === "consent_required")) {
-      throw new ProviderCallbackError("access_denied", "The user denied access at the provider", { cause: error });
-    }
-    if (code === "invalid_grant") throw new ProviderCallbackError("invalid_grant", "The provider refused the grant", { cause: error });
-    if (code === "invalid_client") throw new ProviderCallbackError("invalid_client", "The provider refused the client credentials", { cause: error });
-    throw new ProviderCallbackError("other", error instanceof Error ? error.message : String(error), { cause: error });
-  }
-}
-
-function providerTokens(tokens: openid.TokenEndpointResponse & openid.TokenEndpointResponseHelpers, askedScope: string): ProviderTokens {
-  const expiresIn = tokens.expiresIn();
-  return {
-    accessToken: tokens.access_token,
-    refreshToken: tokens.refresh_token ?? null,
-    expiresAt: expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000),
-    scopes: (tokens.scope ?? askedScope).split(" ").filter(Boolean),
-  };
 }

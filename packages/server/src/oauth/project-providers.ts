@@ -3,7 +3,6 @@ import type { OAuthProviderId } from "@latchkey/protocol/schemas";
 import type { OAuthProviderConfig, ProjectConfig } from "../config/project-config.js";
 import type { Env } from "../env.js";
 import type { InnerOAuthClient, ProviderSettings } from "./inner-client.js";
-import { devIssuerClient } from "./dev-issuer-client.js";
 import { innerOAuthClient } from "./providers/index.js";
 
 /** A project's provider entry (config `auth.oauth.providers.<id>`), ready to talk to the provider. */
@@ -40,7 +39,7 @@ export function providerCallbackUrl(env: Env, configId: string): string {
 export function providerClient(env: Env, config: ProjectConfig, provider: ProjectProvider): InnerOAuthClient {
   const settings = providerSettings(env, config.auth.oauth.providers[provider.configId]!, provider.type);
   if (!settings) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
-  return settings.kind === "dev-issuer" ? devIssuerClient(provider.type, settings) : innerOAuthClient(provider.type, settings);
+  return innerOAuthClient(provider.type, settings);
 }
 
 function providerSettings(env: Env, entry: OAuthProviderConfig, type: OAuthProviderId): ProviderSettings | undefined {

@@ -1,6 +1,61 @@
-// TEMPORARY STUB written by the lead so the server loads while the providers helper works; overwrite freely.
+import * as openid from "openid-client";
 import type { OAuthProviderId } from "@latchkey/protocol/schemas";
-import type { InnerOAuthClient, ProviderSettings } from "../inner-client.js";
-export function innerOAuthClient(_type: OAuthProviderId, _settings: ProviderSettings): InnerOAuthClient {
-  throw new Error("providers not written yet");
+import type { InnerOAuthClient, ProviderSettings, ProviderTokens } from "../inner-client.js";
+import { devIssuerClient } from "../dev-issuer-client.js";
+import { mapProviderErrors, providerTokens } from "../openid-errors.js";
+import { PROVIDERS, type StandardSettings } from "./catalog.js";
+
+/**
+ * The client for one provider entry, on openid-client (token exchange, refresh, PKCE, ID-token checks). A
+ * development issuer (`dev-issuer` settings) stands in for any type; otherwise the type's real endpoints.
+ */
+export function innerOAuthClient(type: OAuthProviderId, settings: ProviderSettings): InnerOAuthClient {
+  if (settings.kind === "dev-issuer") return devIssuerClient(type, settings);
+  return standardClient(type, settings);
+}
+
+/** The configuration openid-client works with, for a provider's fixed endpoints. */
+export function providerConfiguration(type: OAuthProviderId, settings: StandardSettings): openid.Configuration {
+  const provider = PROVIDERS[type];
+  const auth = provider.clientAuth === "client_secret_basic" ? openid.ClientSecretBasic(settings.clientSecret) : openid.ClientSecretPost(settings.clientSecret);
+  return new openid.Configuration(
+    { issuer: provider.issuer(settings), authorization_endpoint: provider.authorizationEndpoint(settings), token_endpoint: provider.tokenEndpoint(settings) },
+    settings.clientId,
+    { client_secret: settings.clientSecret },
+    auth,
+  );
+}
+
+function standardClient(type: OAuthProviderId, settings: StandardSettings): InnerOAuthClient {
+  const provider = PROVIDERS[type];
+  const config = providerConfiguration(type, settings);
+  return {
+    type,
+    async authorizationUrl(request) {
+      const scope = [...provider.scopes, ...(request.extraScope ?? "").split(/[\s,]+/).filter(Boolean)];
+      return openid.buildAuthorizationUrl(config, {
+        redirect_uri: request.redirectUri,
+        scope: [...new Set(scope)].join(" "),
+        state: request.state,
+        code_challenge: request.codeChallenge,
+        code_challenge_method: "S256",
+        ...provider.extraAuthorizationParams?.(settings),
+      });
+    },
+    async callback(request) {
+      const currentUrl = new URL(request.redirectUri);
+      for (const [key, value] of request.params) currentUrl.searchParams.set(key, value);
+      const tokens = await mapProviderErrors(() => openid.authorizationCodeGrant(config, currentUrl, { pkceCodeVerifier: request.codeVerifier, expectedState: request.state }));
+      const fetchJson = async (url: string, headers: Record<string, string> = {}) => {
+        const response = await openid.fetchProtectedResource(config, tokens.access_token, new URL(url), "GET", undefined, new Headers({ accept: "application/json", ...headers }));
+        if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+        return response.json();
+      };
+      const profile = await mapProviderErrors(() => provider.profile({ fetchJson, idTokenClaims: tokens.claims() as Record<string, unknown> | undefined, settings }));
+      return { profile, tokens: providerTokens(tokens, provider.scopes.join(" ")) };
+    },
+    async refresh(refreshToken): Promise<ProviderTokens> {
+      return providerTokens(await mapProviderErrors(() => openid.refreshTokenGrant(config, refreshToken)), "");
+    },
+  };
 }

@@ -1,0 +1,29 @@
+import * as openid from "openid-client";
+import { ProviderCallbackError, type ProviderTokens } from "./inner-client.js";
+
+/** What openid-client's errors (and a failed profile read) mean for the routes: ProviderCallbackError kinds. */
+export async function mapProviderErrors<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ProviderCallbackError) throw error;
+    const code = (error as { error?: unknown }).error;
+    if (error instanceof openid.AuthorizationResponseError && (code === "access_denied" || code === "consent_required")) {
+      throw new ProviderCallbackError("access_denied", "The user denied access at the provider", { cause: error });
+    }
+    if (code === "invalid_grant") throw new ProviderCallbackError("invalid_grant", "The provider refused the grant", { cause: error });
+    if (code === "invalid_client") throw new ProviderCallbackError("invalid_client", "The provider refused the client credentials", { cause: error });
+    throw new ProviderCallbackError("other", error instanceof Error ? error.message : String(error), { cause: error });
+  }
+}
+
+/** A token endpoint's answer as Latchkey stores it; `askedScope` when the provider does not say what it granted. */
+export function providerTokens(tokens: openid.TokenEndpointResponse & openid.TokenEndpointResponseHelpers, askedScope: string): ProviderTokens {
+  const expiresIn = tokens.expiresIn();
+  return {
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token ?? null,
+    expiresAt: expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000),
+    scopes: (tokens.scope ?? askedScope).split(/[\s,]+/).filter(Boolean),
+  };
+}
