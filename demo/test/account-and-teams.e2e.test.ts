@@ -230,3 +230,45 @@ describe("demo: teams", () => {
     for (const tab of [owner, member]) expect(errorsOf(tab)).toEqual([]);
   });
 });
+
+describe("social sign-in through the built-in development OpenID provider", () => {
+  it("signs up with GitHub from the sign-in page, then links GitLab in account settings", async () => {
+    const oauthProject = await createTestProject(server, "OAuth e2e", {
+      configOverride: {
+        ...NEW_PROJECT_CONFIG_OVERRIDE,
+        ...emailConfig(smtp),
+        "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+        "auth.oauth.providers.gitlab": { type: "gitlab", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+      },
+    });
+    const email = newEmail("octo");
+    const page = await openDemo(oauthProject, "/demo/handler/sign-in");
+    const github = page.getByRole("button", { name: "Continue with GitHub" });
+    await github.waitFor();
+    // The provider's mark, served by the Latchkey server, loaded.
+    expect(await github.locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await github.click();
+
+    // Latchkey's development provider asks which email to continue as.
+    await page.getByLabel("Email address").fill(email);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL(at("/demo/"));
+    await page.locator("#signed-in").waitFor();
+
+    await page.goto(new URL("/demo/handler/account-settings", server.url).toString());
+    const connected = page.locator("auth-connected-accounts-settings");
+    await connected.getByText(email).waitFor();
+    await connected.getByRole("button", { name: "Connect GitLab" }).click();
+    const second = newEmail("lab");
+    await page.getByLabel("Email address").fill(second);
+    await page.getByRole("button", { name: "Continue" }).click();
+    // Back on the settings page the link started from, with both accounts listed.
+    await page.waitForURL(at("/demo/handler/account-settings"));
+    await connected.getByText(second).waitFor();
+    await expect.poll(() => connected.locator("li").count()).toBe(2);
+
+    const users = await serverApi(oauthProject, "GET", "/users");
+    expect(users.body.items).toHaveLength(1);
+    expect(users.body.items[0].oauth_providers.map((p: { id: string; email: string }) => [p.id, p.email]).sort()).toEqual([["github", email], ["gitlab", second]]);
+  });
+});

@@ -2,7 +2,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { emailConfig, mailForBrowser, type CapturedMailForBrowser } from "../../../packages/elements/test/support/browser-test-services.js";
 import { startSmtpCapture, type SmtpCapture } from "../../../packages/server/test/support/smtp-capture.js";
-import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../../packages/server/test/support/test-server.js";
+import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "../../../packages/server/test/support/test-server.js";
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../../../packages/server/src/services/projects.js";
 import { ensureDemoBuilt } from "./demo-build.js";
 
@@ -34,7 +34,9 @@ export function useDemoForFile(): void {
     await ensureDemoBuilt();
     // playwright-core's launch makes a fresh temporary profile for each browser.
     [server, smtp, browser] = await Promise.all([
-      startTestServer({ LATCHKEY_DEV_MODE: "true" }),
+      // A public URL the server can reach itself at: its development OpenID provider (/dev/oauth) is the
+      // issuer its shared OAuth providers discover.
+      reachablePublicUrl().then((vars) => startTestServer({ ...vars, LATCHKEY_DEV_MODE: "true" })),
       startSmtpCapture(),
       chromium.launch({ executablePath: process.env.LATCHKEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS }),
     ]);

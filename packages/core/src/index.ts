@@ -15,6 +15,7 @@ export { createServerApp, type ServerApp, type ServerAppOptions, type UserListOp
 export { createAdminApp, type AdminApp, type AdminAppOptions } from "./apps/admin-app.js";
 export type { AppOptions, TokenStoreInit } from "./apps/app-context.js";
 export type { SignInResult, RedirectOptions } from "./apps/client-auth-actions.js";
+export type { OAuthConnection, ConnectedAccount } from "./apps/client-oauth.js";
 export { NotSignedInError, type GetUserOr } from "./apps/client-user-actions.js";
 export type { ClientAccountActions } from "./apps/client-account-actions.js";
 export type { ClientTeamActions } from "./apps/client-team-actions.js";

@@ -1,11 +1,12 @@
 // `npm run size`: builds the drop-in bundles and prints their sizes (raw, gzip -9, brotli), with the
-// budget of issue 6: the script-tag bundle with <auth-sign-in> and everything it needs ≤ 20 KB gzip.
+// budget of issue 6, raised by issue 15 for OAuth sign-in (buttons, callback, linking): the script-tag bundle with
+// <auth-sign-in> and everything it needs ≤ 22 KB gzip. Provider marks are not in it: the server serves them.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-export const SIGN_IN_BUDGET_BYTES = 20 * 1024;
+export const SIGN_IN_BUDGET_BYTES = 22 * 1024;
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 const bundles = ["latchkey-sign-in.iife.js", "latchkey.iife.js", "latchkey.js"];
 

@@ -14,6 +14,7 @@ import { AuthAppElement } from "./elements/app.js";
 import { AuthMfaElement } from "./elements/mfa.js";
 import { AuthMfaSettingsElement } from "./elements/account/mfa-settings.js";
 import { AuthPasskeySettingsElement } from "./elements/account/passkey-settings.js";
+import { AuthConnectedAccountsSettingsElement } from "./elements/account/connected-accounts-settings.js";
 import { AuthCliAuthConfirmElement } from "./elements/cli-auth-confirm.js";
 import { AuthAccountSettingsElement } from "./elements/account/account-settings.js";
 import { AuthProfileSettingsElement } from "./elements/account/profile-settings.js";
@@ -31,6 +32,7 @@ import { AuthEmailVerificationElement } from "./elements/email-verification.js";
 import { AuthForgotPasswordElement } from "./elements/forgot-password.js";
 import { AuthHandlerElement } from "./elements/handler.js";
 import { AuthMagicLinkCallbackElement } from "./elements/magic-link-callback.js";
+import { AuthOAuthCallbackElement } from "./elements/oauth-callback.js";
 import { AuthPasswordResetElement } from "./elements/password-reset.js";
 import { AuthSignInElement } from "./elements/sign-in.js";
 import { AuthSignUpElement } from "./elements/sign-up.js";
@@ -44,6 +46,7 @@ export {
   AuthCliAuthConfirmElement,
   AuthMfaSettingsElement,
   AuthPasskeySettingsElement,
+  AuthConnectedAccountsSettingsElement,
   AuthMfaElement,
   AuthAccountSettingsElement,
   AuthApiKeySettingsElement,
@@ -62,6 +65,7 @@ export {
   AuthForgotPasswordElement,
   AuthHandlerElement,
   AuthMagicLinkCallbackElement,
+  AuthOAuthCallbackElement,
   AuthPasswordResetElement,
   AuthSignInElement,
   AuthSignUpElement,
@@ -76,11 +80,13 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
   "auth-password-reset": AuthPasswordResetElement,
   "auth-email-verification": AuthEmailVerificationElement,
   "auth-magic-link-callback": AuthMagicLinkCallbackElement,
+  "auth-oauth-callback": AuthOAuthCallbackElement,
   "auth-user-button": AuthUserButtonElement,
   "auth-handler": AuthHandlerElement,
   "auth-mfa": AuthMfaElement,
   "auth-mfa-settings": AuthMfaSettingsElement,
   "auth-passkey-settings": AuthPasskeySettingsElement,
+  "auth-connected-accounts-settings": AuthConnectedAccountsSettingsElement,
   "auth-cli-auth-confirm": AuthCliAuthConfirmElement,
   "auth-account-settings": AuthAccountSettingsElement,
   "auth-profile-settings": AuthProfileSettingsElement,
@@ -109,11 +115,13 @@ declare global {
     "auth-password-reset": AuthPasswordResetElement;
     "auth-email-verification": AuthEmailVerificationElement;
     "auth-magic-link-callback": AuthMagicLinkCallbackElement;
+    "auth-oauth-callback": AuthOAuthCallbackElement;
     "auth-user-button": AuthUserButtonElement;
     "auth-handler": AuthHandlerElement;
     "auth-mfa": AuthMfaElement;
     "auth-mfa-settings": AuthMfaSettingsElement;
     "auth-passkey-settings": AuthPasskeySettingsElement;
+    "auth-connected-accounts-settings": AuthConnectedAccountsSettingsElement;
     "auth-cli-auth-confirm": AuthCliAuthConfirmElement;
     "auth-account-settings": AuthAccountSettingsElement;
     "auth-profile-settings": AuthProfileSettingsElement;

@@ -12,7 +12,7 @@ describe("the drop-in bundles", () => {
   // take: building here unconditionally emptied dist/ while they were serving it.
   beforeAll(() => ensureDemoBuilt(), 300_000);
 
-  it("keeps the script-tag bundle with <auth-sign-in> and everything it needs within 20 KB gzip", () => {
-    expect(gzipBytes("latchkey-sign-in.iife.js")).toBeLessThanOrEqual(20 * 1024);
+  it("keeps the script-tag bundle with <auth-sign-in> and everything it needs within 22 KB gzip (issue 15: OAuth buttons included, provider marks served by the server)", () => {
+    expect(gzipBytes("latchkey-sign-in.iife.js")).toBeLessThanOrEqual(22 * 1024);
   });
 });

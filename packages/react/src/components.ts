@@ -20,6 +20,8 @@ import {
   AuthForgotPasswordElement,
   AuthHandlerElement,
   AuthMagicLinkCallbackElement,
+  AuthOAuthCallbackElement,
+  AuthConnectedAccountsSettingsElement,
   AuthPasswordResetElement,
   AuthSignInElement,
   AuthSignUpElement,
@@ -117,6 +119,24 @@ export const AuthMagicLinkCallback = createComponent({
   elementClass: AuthMagicLinkCallbackElement,
   events: { onAuthSignedIn: signedIn },
   displayName: "AuthMagicLinkCallback",
+});
+
+/** `<auth-oauth-callback>`: finishes a provider sign-in (or link) on the page the provider sent the user back to. */
+export const AuthOAuthCallback = createComponent({
+  react: React,
+  tagName: "auth-oauth-callback",
+  elementClass: AuthOAuthCallbackElement,
+  events: { onAuthSignedIn: signedIn },
+  displayName: "AuthOAuthCallback",
+});
+
+/** `<auth-connected-accounts-settings>`: the provider accounts linked to the user: sign-in use, unlink, link another. */
+export const AuthConnectedAccountsSettings = createComponent({
+  react: React,
+  tagName: "auth-connected-accounts-settings",
+  elementClass: AuthConnectedAccountsSettingsElement,
+  events: { onAuthOauthUnlinked: "auth-oauth-unlinked" as EventName<CustomEvent<{ id: string; providerId: string }>> },
+  displayName: "AuthConnectedAccountsSettings",
 });
 
 /** `<auth-user-button>`: avatar, name and a menu with account settings and sign-out; a sign-in link when signed out. */

@@ -37,6 +37,8 @@ export {
   AuthForgotPassword,
   AuthHandler,
   AuthMagicLinkCallback,
+  AuthOAuthCallback,
+  AuthConnectedAccountsSettings,
   AuthPasswordReset,
   AuthSignIn,
   AuthSignUp,

@@ -47,6 +47,7 @@ import { analyticsRoutes } from "./routes/analytics.js";
 import { oauthFlowRoutes } from "./routes/auth-oauth.js";
 import { connectedAccountsRoutes } from "./routes/connected-accounts.js";
 import { oauthProvidersRoutes } from "./routes/oauth-providers.js";
+import { oauthIconsRoutes } from "./routes/oauth-icons.js";
 import { sql } from "kysely";
 import serverPackage from "../package.json" with { type: "json" };
 
@@ -165,6 +166,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   }
   app.route("/", devOutboxRoutes());
   app.route("/", devOAuthRoutes());
+  app.route("/", oauthIconsRoutes());
   app.route("/", demoPagesRoutes());
 
   app.notFound((c) => c.text("Not found", 404));

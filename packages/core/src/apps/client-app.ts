@@ -90,6 +90,8 @@ export function buildClientApp(ctx: AppContext, options: { publishableClientKey?
 
   const app = {
     projectId: ctx.projectId,
+    /** The Latchkey server (what the app was created with), e.g. for the provider marks it serves. */
+    baseUrl: options.baseUrl,
     urls: ctx.urls as Readonly<AppUrls>,
     /** The session and its token store (advanced use: framework integrations). */
     session: session as Session,
@@ -101,7 +103,7 @@ export function buildClientApp(ctx: AppContext, options: { publishableClientKey?
     ...user,
     ...clientAccountActions(ctx, refreshUserData, afterSessionChange),
     ...clientTeamActions(ctx, refreshUserData),
-    ...clientOAuthActions(ctx, options.publishableClientKey, options.baseUrl),
+    ...clientOAuthActions(ctx, options.publishableClientKey, options.baseUrl, completeSignIn, refreshUserData),
     /** Goes to the sign-in page, carrying the current page as `after_auth_return_to`. */
     redirectToSignIn: (options: { replace?: boolean } = {}) => ctx.redirect(withReturnTarget(ctx.urls.signIn, ctx.currentUrl()), options),
     redirectToSignUp: (options: { replace?: boolean } = {}) => ctx.redirect(withReturnTarget(ctx.urls.signUp, ctx.currentUrl()), options),

@@ -24,11 +24,11 @@ export interface RedirectOptions {
  * `after_auth_return_to`, else after-sign-up for new users and after-sign-in for others (SPEC.md §2, §4).
  */
 export function signInCompleter(ctx: AppContext, onSessionChange: () => Promise<void>) {
-  return async function completeSignIn(response: SignInResponse, options: RedirectOptions): Promise<SignInResult> {
+  return async function completeSignIn(response: SignInResponse, options: RedirectOptions & { returnTo?: string | null }): Promise<SignInResult> {
     ctx.session.signIn({ accessToken: response.access_token, refreshToken: response.refresh_token });
     await onSessionChange();
     if (!options.noRedirect) {
-      const target = returnTarget(ctx.currentUrl()) ?? (response.is_new_user ? ctx.urls.afterSignUp : ctx.urls.afterSignIn);
+      const target = options.returnTo ?? returnTarget(ctx.currentUrl()) ?? (response.is_new_user ? ctx.urls.afterSignUp : ctx.urls.afterSignIn);
       await ctx.redirect(target, { replace: true });
     }
     return { userId: response.user_id, isNewUser: response.is_new_user };

@@ -1,42 +1,200 @@
-import { OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS, oauthVerifierCookieName } from "../constants.js";
+import type { AuthorizationCodeTokenResponse, OAuthProviderClientRead } from "@latchkey/protocol/schemas";
+import { knownErrorFromJson } from "@latchkey/protocol/errors/known-error";
+import { ACCESS_TOKEN_FRESHNESS_MILLIS, OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS, oauthVerifierCookieName } from "../constants.js";
 import { documentCookieJar } from "../token-stores/cookie-jar.js";
 import type { AppContext } from "./app-context.js";
+import type { RedirectOptions, SignInResult } from "./client-auth-actions.js";
+
+/** A provider account the signed-in user linked, as `/oauth-providers` lists it. */
+export interface OAuthConnection {
+  /** The link's id. */
+  id: string;
+  /** The project's provider entry (`github`, …) and the provider's type. */
+  providerId: string;
+  type: string;
+  email: string | null;
+  allowSignIn: boolean;
+  allowConnectedAccounts: boolean;
+}
+
+/** A linked account that hands out the provider's access tokens (`getConnectedAccount`). */
+export interface ConnectedAccount {
+  providerId: string;
+  /** A provider access token with the scopes asked for (fresh: refreshed by the server when needed). */
+  getAccessToken(): Promise<string>;
+}
 
 /**
- * The browser side of OAuth sign-in (SPEC.md §4): a PKCE verifier (S256) and a state kept in a cookie for
- * one hour, then a redirect to the server's authorize endpoint with the protocol's parameters. The server
- * sends the user back to the oauth-callback page with `code` and `state`.
+ * OAuth in the browser (SPEC.md §4), as the protocol's client library does it: a PKCE verifier (S256) kept in a
+ * cookie named after a random state for an hour, a redirect to the server's authorize endpoint, and on the
+ * oauth-callback page the code exchanged at `/auth/oauth/token` once the state is checked and removed from the URL.
  */
-export function clientOAuthActions(ctx: AppContext, publishableClientKey: string | undefined, baseUrl: string | undefined) {
-  return {
-    async signInWithOAuth(provider: string, options: { returnTo?: string } = {}): Promise<void> {
-      if (!publishableClientKey || !baseUrl) throw new Error("OAuth sign-in needs a client app (publishable client key and base URL)");
-      const verifier = randomBase64Url(32);
-      const state = randomBase64Url(24);
-      const challenge = base64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
-      documentCookieJar().set(oauthVerifierCookieName(state), verifier, { maxAgeSeconds: OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS, secure: false });
+export function clientOAuthActions(
+  ctx: AppContext,
+  publishableClientKey: string | undefined,
+  baseUrl: string | undefined,
+  completeSignIn: (response: { access_token: string; refresh_token: string; user_id: string; is_new_user: boolean }, options: RedirectOptions & { returnTo?: string | null }) => Promise<SignInResult>,
+  onUserChange: () => Promise<void>,
+) {
+  const apiUrl = () => {
+    if (!publishableClientKey || !baseUrl) throw new Error("OAuth needs a client app (publishable client key and base URL)");
+    return `${baseUrl.replace(/\/+$/, "")}/api/v1`;
+  };
 
-      const url = new URL(`${baseUrl.replace(/\/+$/, "")}/api/v1/auth/oauth/authorize/${encodeURIComponent(provider.toLowerCase())}`);
-      const params: Record<string, string> = {
-        client_id: ctx.projectId,
-        client_secret: publishableClientKey,
-        redirect_uri: ctx.absoluteUrl(ctx.urls.oauthCallback),
-        scope: "legacy",
-        state,
+  async function goToProvider(provider: string, type: "authenticate" | "link", options: { returnTo?: string; providerScope?: string }): Promise<void> {
+    const api = apiUrl();
+    const verifier = randomBase64Url(32);
+    const state = randomBase64Url(24);
+    const challenge = base64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+    documentCookieJar().set(oauthVerifierCookieName(state), verifier, { maxAgeSeconds: OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS, secure: false });
+
+    const url = new URL(`${api}/auth/oauth/authorize/${encodeURIComponent(provider.toLowerCase())}`);
+    const params: Record<string, string | undefined> = {
+      client_id: ctx.projectId,
+      client_secret: publishableClientKey,
+      redirect_uri: ctx.absoluteUrl(ctx.urls.oauthCallback),
+      scope: "legacy",
+      state,
+      grant_type: "authorization_code",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      response_type: "code",
+      type,
+      error_redirect_url: ctx.absoluteUrl(ctx.urls.error),
+      after_callback_redirect_url: options.returnTo ? ctx.absoluteUrl(options.returnTo) : undefined,
+      provider_scope: options.providerScope,
+    };
+    // The signed-in user (linking), or an anonymous one a sign-up upgrades.
+    const tokens = await ctx.session.getTokens(ACCESS_TOKEN_FRESHNESS_MILLIS).catch(() => null);
+    if (tokens?.accessToken) params.token = tokens.accessToken;
+    if (type === "link" && !params.token) throw new Error("Linking an OAuth provider needs a signed-in user");
+    for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+    // The authorize endpoint is the server's own origin, which the app trusts by configuration.
+    (globalThis as { location?: { assign(url: string): void } }).location?.assign(url.toString());
+  }
+
+  return {
+    /** Goes to the provider to sign in (or sign up); the oauth-callback page finishes it. */
+    signInWithOAuth(provider: string, options: { returnTo?: string } = {}): Promise<void> {
+      return goToProvider(provider, "authenticate", options);
+    },
+
+    /** Links another provider account to the signed-in user, then comes back to `returnTo` (default: this page). */
+    linkOAuthProvider(provider: string, options: { scopes?: string[]; returnTo?: string } = {}): Promise<void> {
+      return goToProvider(provider, "link", { returnTo: options.returnTo ?? ctx.currentUrl(), providerScope: options.scopes?.join(" ") || undefined });
+    },
+
+    /**
+     * The oauth-callback page's work: checks the `state` in the URL against the verifier cookie, removes `code`
+     * and `state` from the URL, exchanges the code, stores the session, then goes to the page the flow was
+     * started from (`after_callback_redirect_url`, same origin only), or after-sign-in / after-sign-up.
+     * Returns null when the URL carries no callback of ours (a reload, a page opened from history).
+     * Users with two-factor authentication get MULTI_FACTOR_AUTHENTICATION_REQUIRED (its attempt code in `details`).
+     */
+    async callOAuthCallback(options: RedirectOptions = {}): Promise<SignInResult | null> {
+      const current = ctx.currentUrl();
+      if (!current) return null;
+      const url = new URL(current);
+      const code = url.searchParams.get("code");
+      const state = url.searchParams.get("state");
+      if (!code || !state) return null;
+      const jar = documentCookieJar();
+      const verifier = jar.get(oauthVerifierCookieName(state));
+      if (!verifier) return null;
+      jar.delete(oauthVerifierCookieName(state));
+      url.searchParams.delete("code");
+      url.searchParams.delete("state");
+      (globalThis as { history?: { replaceState(data: unknown, unused: string, url: string): void } }).history?.replaceState({}, "", url.toString());
+
+      const body = new URLSearchParams({
         grant_type: "authorization_code",
-        code_challenge: challenge,
-        code_challenge_method: "S256",
-        response_type: "code",
-        type: "authenticate",
-        error_redirect_url: ctx.absoluteUrl(ctx.urls.error),
-      };
-      if (options.returnTo) params.after_callback_redirect_url = ctx.absoluteUrl(options.returnTo);
-      for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-      // The authorize endpoint is the server's own origin, which the app trusts by configuration.
-      const location = (globalThis as { location?: { assign(url: string): void } }).location;
-      location?.assign(url.toString());
+        code,
+        code_verifier: verifier,
+        redirect_uri: ctx.absoluteUrl(ctx.urls.oauthCallback),
+        client_id: ctx.projectId,
+        client_secret: publishableClientKey ?? "",
+      });
+      const response = await fetch(`${apiUrl()}/auth/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
+      const json = (await response.json()) as AuthorizationCodeTokenResponse & { code?: string; error?: string; details?: unknown };
+      if (!response.ok) {
+        if (typeof json.code === "string") throw knownErrorFromJson({ code: json.code, error: json.error ?? "", details: json.details }, response.status);
+        throw new Error(`OAuth sign-in failed: ${response.status}`);
+      }
+      const returnTo = json.after_callback_redirect_url && sameOrigin(json.after_callback_redirect_url, current) ? json.after_callback_redirect_url : null;
+      const userId = decodeSubject(json.access_token);
+      return completeSignIn({ access_token: json.access_token, refresh_token: json.refresh_token, user_id: userId, is_new_user: json.is_new_user }, { ...options, returnTo });
+    },
+
+    /** The signed-in user's linked provider accounts. */
+    async listOAuthProviders(): Promise<OAuthConnection[]> {
+      const list = await ctx.call<{ items: OAuthProviderClientRead[] }>({ method: "GET", path: "/oauth-providers?user_id=me" });
+      return list.items.map(connection);
+    },
+
+    /** Whether a link signs in, and whether it hands out access tokens. */
+    async updateOAuthProvider(id: string, update: { allowSignIn?: boolean; allowConnectedAccounts?: boolean }): Promise<OAuthConnection> {
+      const read = await ctx.call<OAuthProviderClientRead>({
+        method: "PATCH",
+        path: `/oauth-providers/me/${encodeURIComponent(id)}`,
+        body: { allow_sign_in: update.allowSignIn, allow_connected_accounts: update.allowConnectedAccounts },
+      });
+      await onUserChange();
+      return connection(read);
+    },
+
+    /** Unlinks a provider account. */
+    async deleteOAuthProvider(id: string): Promise<void> {
+      await ctx.call({ method: "DELETE", path: `/oauth-providers/me/${encodeURIComponent(id)}` });
+      await onUserChange();
+    },
+
+    /**
+     * The user's account at a provider, for calling the provider's API: null when none is linked or it lacks the
+     * scopes, or with `or: "redirect"` a redirect to link it (with those scopes) instead.
+     */
+    async getConnectedAccount(provider: string, options: { scopes?: string[]; or?: "redirect" | "return-null" } = {}): Promise<ConnectedAccount | null> {
+      const scope = options.scopes?.join(" ") ?? "";
+      const fetchToken = async () => (await ctx.call<{ access_token: string }>({ method: "POST", path: `/connected-accounts/me/${encodeURIComponent(provider)}/access-token`, body: { scope } })).access_token;
+      try {
+        await fetchToken();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code !== "OAUTH_CONNECTION_DOES_NOT_HAVE_REQUIRED_SCOPE" && code !== "OAUTH_CONNECTION_NOT_CONNECTED_TO_USER") throw error;
+        if (options.or === "redirect") {
+          await goToProvider(provider, "link", { returnTo: ctx.currentUrl(), providerScope: scope || undefined });
+          return new Promise<never>(() => {});
+        }
+        return null;
+      }
+      return { providerId: provider, getAccessToken: fetchToken };
     },
   };
+}
+
+function connection(read: OAuthProviderClientRead): OAuthConnection {
+  return {
+    id: read.id,
+    providerId: read.provider_config_id,
+    type: read.type,
+    email: read.email ?? null,
+    allowSignIn: read.allow_sign_in,
+    allowConnectedAccounts: read.allow_connected_accounts,
+  };
+}
+
+function sameOrigin(url: string, current: string): boolean {
+  try {
+    return new URL(url, current).origin === new URL(current).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** The user id of an access token (its `sub`); decoded only, the server verified it. */
+function decodeSubject(accessToken: string): string {
+  const payload = accessToken.split(".")[1] ?? "";
+  const json = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/")));
+  return String(json.sub);
 }
 
 function randomBase64Url(bytes: number): string {

@@ -23,6 +23,7 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk input){font:inherit;color:var(--lk-fg);background:var(--lk-bg);padding:.55rem .7rem;border:1px solid var(--lk-border);border-radius:var(--lk-r)}
 :where(.lk input[aria-invalid=true]){border-color:var(--lk-error)}
 :where(.lk button,.lk-button){font:inherit;font-weight:600;cursor:pointer;padding:.6rem 1rem;border-radius:var(--lk-r);border:1px solid var(--lk-border);background:var(--lk-bg);color:var(--lk-fg);text-align:center;text-decoration:none}
+:where(.lk .lk-oauth){display:flex;align-items:center;justify-content:center;gap:.6em}:where(.lk .lk-oauth img){flex:none}
 :where(.lk button[type=submit],.lk-primary){background:var(--lk-primary);border-color:var(--lk-primary);color:var(--lk-on-primary)}
 :where(.lk button:disabled){opacity:.7;cursor:progress}
 :where(.lk :focus-visible){outline:2px solid var(--lk-primary);outline-offset:2px}

@@ -13,6 +13,7 @@ const PAGES: Record<string, () => TemplateResult> = {
   "password-reset": () => html`<auth-password-reset></auth-password-reset>`,
   "email-verification": () => html`<auth-email-verification></auth-email-verification>`,
   "magic-link-callback": () => html`<auth-magic-link-callback></auth-magic-link-callback>`,
+  "oauth-callback": () => html`<auth-oauth-callback></auth-oauth-callback>`,
   "account-settings": () => html`<auth-account-settings></auth-account-settings>`,
   "team-invitation": () => html`<auth-team-invitation></auth-team-invitation>`,
   mfa: () => html`<auth-mfa></auth-mfa>`,

@@ -5,7 +5,7 @@ import { describeError, type ShownError } from "../base/errors.js";
 import { field, formError, formValues, submit } from "../base/forms.js";
 import { carryReturnTarget } from "../base/navigation.js";
 import { projectGate } from "../base/project-gate.js";
-import { providerName } from "../base/provider-names.js";
+import { oauthButtons } from "../base/provider-names.js";
 import { msg, str } from "../base/i18n.js";
 
 /** SPEC.md §4: the MFA page reads the attempt code from session storage under this key. */
@@ -64,7 +64,7 @@ export class AuthSignInElement extends AuthElement {
     const emailForms = credentialEnabled || magicLinkEnabled;
     return html`<h2 tabindex="-1">${msg("Sign in")}</h2>
       ${oauthProviders.length || passkeyEnabled
-        ? html`<div class="lk-stack">${oauthProviders.map((p) => html`<button part="oauth-button" type="button" ?disabled=${this.busy} @click=${() => this.oauth(p.id)}>${msg(str`Continue with ${providerName(p.id)}`)}</button>`)}
+        ? html`<div class="lk-stack">${oauthButtons(this.app!.baseUrl, oauthProviders, this.busy, (id) => void this.oauth(id))}
             ${passkeyEnabled ? html`<button part="passkey-button" type="button" ?disabled=${this.busy} @click=${this.passkey}>${msg("Sign in with a passkey")}</button>` : nothing}</div>`
         : nothing}
       ${(oauthProviders.length || passkeyEnabled) && emailForms ? html`<div class="lk-or">${msg("or")}</div>` : nothing}

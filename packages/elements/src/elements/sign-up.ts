@@ -1,11 +1,12 @@
 import type { Loadable, Project } from "@latchkey/core";
-import { html, type TemplateResult } from "lit-html";
+import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
 import { field, formError, formValues, submit } from "../base/forms.js";
 import { carryReturnTarget } from "../base/navigation.js";
 import { checkNewPassword } from "../base/password-rules.js";
 import { projectGate } from "../base/project-gate.js";
+import { oauthButtons } from "../base/provider-names.js";
 import { msg } from "../base/i18n.js";
 
 /**
@@ -49,12 +50,15 @@ export class AuthSignUpElement extends AuthElement {
     const { signUpEnabled, credentialEnabled, magicLinkEnabled, oauthProviders } = project.config;
     const signIn = html`<div class="lk-footer"><span>${msg("Already have an account?")} <a part="link" href=${carryReturnTarget(this.app!.urls.signIn)}>${msg("Sign in")}</a></span></div>`;
     if (!signUpEnabled) return html`<h2 tabindex="-1">${msg("Create an account")}</h2><p>${msg("New accounts cannot be created here.")}</p>${signIn}`;
+    // A provider account new to the project signs up: the same buttons as on the sign-in page.
+    const providers = oauthProviders.length ? html`<div class="lk-stack">${oauthButtons(this.app!.baseUrl, oauthProviders, this.busy, this.oauth)}</div>` : nothing;
     if (!credentialEnabled) {
       const other = magicLinkEnabled || oauthProviders.length > 0;
-      return html`<h2 tabindex="-1">${msg("Create an account")}</h2>
-        <p>${other ? msg("Sign up from the sign-in page: a new email address gets an account when you sign in with it.") : msg("No sign-up method is enabled for this project.")}</p>${signIn}`;
+      return html`<h2 tabindex="-1">${msg("Create an account")}</h2>${providers}
+        ${magicLinkEnabled || !other ? html`<p>${other ? msg("Sign up from the sign-in page: a new email address gets an account when you sign in with it.") : msg("No sign-up method is enabled for this project.")}</p>` : nothing}${signIn}`;
     }
     return html`<h2 tabindex="-1">${msg("Create an account")}</h2>
+      ${providers}${oauthProviders.length ? html`<div class="lk-or">${msg("or")}</div>` : nothing}
       <form @submit=${this.signUp}>
         ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "email", error: this.error })}
         ${field({ uid: this.uid, name: "password", label: msg("Password"), type: "password", autocomplete: "new-password", error: this.error })}
@@ -63,6 +67,14 @@ export class AuthSignUpElement extends AuthElement {
       </form>
       ${signIn}`;
   }
+
+  private oauth = (provider: string): void => {
+    this.busy = true;
+    this.app!.signInWithOAuth(provider).catch((error: unknown) => {
+      this.error = describeError(error);
+      this.busy = false;
+    });
+  };
 
   private signUp = async (event: Event): Promise<void> => {
     const { email = "", password = "", "password-repeat": repeat = "" } = formValues(event);

@@ -18,6 +18,7 @@ import { accountCss } from "./account-common.js";
  * @attr hide-emails - Hide the email addresses section.
  * @attr hide-password - Hide the password section.
  * @attr hide-passkeys - Hide the passkeys section.
+ * @attr hide-connected-accounts - Hide the connected accounts section (OAuth providers; shown when the project enables some).
  * @attr hide-mfa - Hide the two-factor authentication section.
  * @attr hide-sessions - Hide the sessions section.
  * @attr hide-teams - Hide the teams section.
@@ -38,6 +39,7 @@ export class AuthAccountSettingsElement extends AuthElement {
     hideEmails: { type: Boolean, attribute: "hide-emails" },
     hidePassword: { type: Boolean, attribute: "hide-password" },
     hidePasskeys: { type: Boolean, attribute: "hide-passkeys" },
+    hideConnectedAccounts: { type: Boolean, attribute: "hide-connected-accounts" },
     hideMfa: { type: Boolean, attribute: "hide-mfa" },
     hideSessions: { type: Boolean, attribute: "hide-sessions" },
     hideTeams: { type: Boolean, attribute: "hide-teams" },
@@ -50,6 +52,7 @@ export class AuthAccountSettingsElement extends AuthElement {
   declare hideEmails: boolean;
   declare hidePassword: boolean;
   declare hidePasskeys: boolean;
+  declare hideConnectedAccounts: boolean;
   declare hideMfa: boolean;
   declare hideSessions: boolean;
   declare hideTeams: boolean;
@@ -65,6 +68,7 @@ export class AuthAccountSettingsElement extends AuthElement {
     this.hideEmails = false;
     this.hidePassword = false;
     this.hidePasskeys = false;
+    this.hideConnectedAccounts = false;
     this.hideMfa = false;
     this.hideSessions = false;
     this.hideTeams = false;
@@ -99,6 +103,7 @@ export class AuthAccountSettingsElement extends AuthElement {
       ${section("profile", this.hideProfile, msg("Profile"), html`<auth-profile-settings></auth-profile-settings>`)}
       ${section("emails", this.hideEmails, msg("Email addresses"), html`<auth-email-settings></auth-email-settings>`)}
       ${section("password", this.hidePassword, msg("Password"), html`<auth-password-settings></auth-password-settings>`)}
+      ${section("connected-accounts", this.hideConnectedAccounts || project.config.oauthProviders.length === 0, msg("Connected accounts"), html`<auth-connected-accounts-settings></auth-connected-accounts-settings>`)}
       ${section("passkeys", this.hidePasskeys || !project.config.passkeyEnabled, msg("Passkeys"), html`<auth-passkey-settings></auth-passkey-settings>`)}
       ${section("mfa", this.hideMfa, msg("Two-factor authentication"), html`<auth-mfa-settings></auth-mfa-settings>`)}
       ${section("sessions", this.hideSessions, msg("Active sessions"), html`<auth-session-settings></auth-session-settings>`)}
