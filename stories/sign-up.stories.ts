@@ -26,6 +26,12 @@ export const SignUpDisabled: Story = { ...server({ config: { sign_up_enabled: fa
 /** Only passwordless methods: new accounts come from the sign-in page. */
 export const PasswordlessProject: Story = { ...server({ config: { credential_enabled: false, magic_link_enabled: true } }) };
 
+/** A "Continue with …" button per enabled provider above the form: a new provider account signs up. */
+export const WithOAuthProviders: Story = { ...server({ config: { enabled_oauth_providers: [{ id: "google" }, { id: "github" }] } }) };
+
+/** Only providers: their buttons are the way to sign up. */
+export const OAuthOnly: Story = { ...server({ config: { credential_enabled: false, enabled_oauth_providers: [{ id: "github" }, { id: "gitlab" }] } }) };
+
 export const CreatingAccount: Story = {
   ...server({ answers: { "POST /auth/password/sign-up": { pending: true } } }),
   play: async ({ canvasElement }) => {

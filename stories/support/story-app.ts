@@ -1,7 +1,7 @@
 import { createClientApp, type ClientApp, type KnownError } from "@latchkey/core";
 import type { ClientProjectConfigRead, ClientProjectRead, SignInResponse } from "@latchkey/protocol/schemas";
 import { action } from "storybook/actions";
-import { apiKeys, contactChannels, notificationPreferences, sessions, STORY_USER_ID, TEAMS } from "./story-data.js";
+import { apiKeys, contactChannels, notificationPreferences, oauthLinks, sessions, STORY_USER_ID, TEAMS } from "./story-data.js";
 
 /**
  * Apps for stories: a real @latchkey/core client whose `fetch` answers from canned, protocol-shaped JSON
@@ -146,6 +146,10 @@ function storyFetch(server: StoryServer, user: StoryUser): typeof fetch {
     "POST /team-invitations/send-code": () => ({ json: { success: true, id: "5e6f7081-0000-4000-8000-000000000009" } }),
     "DELETE /team-invitations/*": () => ({ json: { success: true } }),
     "POST /team-invitations/accept": () => ({ json: {} }),
+    // Connected accounts: GitHub linked (signs in), GitLab linked for API access only.
+    "GET /oauth-providers": () => ({ json: { items: oauthLinks(user.id), is_paginated: false } }),
+    "PATCH /oauth-providers/me/*": (body) => ({ json: { ...oauthLinks(user.id)[0]!, ...body } }),
+    "DELETE /oauth-providers/me/*": () => ({ json: { success: true } }),
   };
 
   return async (input, init) => {

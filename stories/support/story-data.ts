@@ -1,6 +1,7 @@
 import type {
   ContactChannelRead,
   NotificationPreferenceRead,
+  OAuthProviderClientRead,
   ProjectApiKeyCreated,
   ProjectApiKeyRead,
   SessionRead,
@@ -107,5 +108,13 @@ export function teamInvitations(teamId = TEAM_ID, now = Date.now()): TeamInvitat
   return [
     { id: "5e6f7081-0000-4000-8000-000000000001", team_id: teamId, team_display_name: "Analytical Engines", recipient_email: "mary.somerville@example.com", expires_at_millis: now + 6 * DAY },
     { id: "5e6f7081-0000-4000-8000-000000000002", team_id: teamId, team_display_name: "Analytical Engines", recipient_email: "michael.faraday@example.com", expires_at_millis: now + 2 * DAY },
+  ];
+}
+
+/** The user's OAuth links as `GET /oauth-providers` lists them to a client. */
+export function oauthLinks(userId = STORY_USER_ID): OAuthProviderClientRead[] {
+  return [
+    { user_id: userId, id: "7a1b2c3d-0000-4000-8000-000000000001", email: "ada@example.com", provider_config_id: "github", type: "github", allow_sign_in: true, allow_connected_accounts: true },
+    { user_id: userId, id: "7a1b2c3d-0000-4000-8000-000000000002", email: "ada.lovelace@example.org", provider_config_id: "gitlab", type: "gitlab", allow_sign_in: false, allow_connected_accounts: true },
   ];
 }

@@ -143,6 +143,11 @@ describe("<auth-sign-in>", () => {
     await until(() => q("input[name=password]"));
     const oauth = [...host.querySelectorAll("[part=oauth-button]")].map((b) => b.textContent);
     expect(oauth).to.have.members(["Continue with GitHub", "Continue with Google"]);
+    // Each provider's mark comes from the Latchkey server, decorative (the text names the provider).
+    const icons = [...host.querySelectorAll<HTMLImageElement>("[part=oauth-button] img")];
+    expect(icons.map((img) => new URL(img.src).pathname).sort()).to.deep.equal(["/oauth-icons/github.svg", "/oauth-icons/google.svg"]);
+    await until(() => icons.every((img) => img.complete && img.naturalWidth > 0));
+    expect(icons.every((img) => img.getAttribute("alt") === "")).to.equal(true);
     q<HTMLButtonElement>("button.lk-link").click();
     await until(() => !host.querySelector("input[name=password]"));
     expect(q("button[type=submit]").textContent).to.equal("Send sign-in code");

@@ -1,5 +1,4 @@
 import type { AuthorizationCodeTokenResponse, OAuthProviderClientRead } from "@latchkey/protocol/schemas";
-import { knownErrorFromJson } from "@latchkey/protocol/errors/known-error";
 import { ACCESS_TOKEN_FRESHNESS_MILLIS, OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS, oauthVerifierCookieName } from "../constants.js";
 import { documentCookieJar } from "../token-stores/cookie-jar.js";
 import type { AppContext } from "./app-context.js";
@@ -106,20 +105,21 @@ export function clientOAuthActions(
       url.searchParams.delete("state");
       (globalThis as { history?: { replaceState(data: unknown, unused: string, url: string): void } }).history?.replaceState({}, "", url.toString());
 
-      const body = new URLSearchParams({
-        grant_type: "authorization_code",
-        code,
-        code_verifier: verifier,
-        redirect_uri: ctx.absoluteUrl(ctx.urls.oauthCallback),
-        client_id: ctx.projectId,
-        client_secret: publishableClientKey ?? "",
+      // JSON rather than a form: the token endpoint takes both, and the app's own HTTP client (its fetch, retries,
+      // known errors) carries it. The client credentials are the project id and the publishable key.
+      const json = await ctx.call<AuthorizationCodeTokenResponse>({
+        method: "POST",
+        path: "/auth/oauth/token",
+        body: {
+          grant_type: "authorization_code",
+          code,
+          code_verifier: verifier,
+          redirect_uri: ctx.absoluteUrl(ctx.urls.oauthCallback),
+          client_id: ctx.projectId,
+          client_secret: publishableClientKey ?? "",
+        },
+        session: null,
       });
-      const response = await fetch(`${apiUrl()}/auth/oauth/token`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body });
-      const json = (await response.json()) as AuthorizationCodeTokenResponse & { code?: string; error?: string; details?: unknown };
-      if (!response.ok) {
-        if (typeof json.code === "string") throw knownErrorFromJson({ code: json.code, error: json.error ?? "", details: json.details }, response.status);
-        throw new Error(`OAuth sign-in failed: ${response.status}`);
-      }
       const returnTo = json.after_callback_redirect_url && sameOrigin(json.after_callback_redirect_url, current) ? json.after_callback_redirect_url : null;
       const userId = decodeSubject(json.access_token);
       return completeSignIn({ access_token: json.access_token, refresh_token: json.refresh_token, user_id: userId, is_new_user: json.is_new_user }, { ...options, returnTo });
