@@ -243,3 +243,74 @@ describe("<auth-delete-account>", () => {
     await until(() => events.length === 1);
   });
 });
+
+describe("<auth-connected-accounts-settings>", () => {
+  afterEach(unmountAll);
+
+  /** What the customer's backend does to link provider accounts (`POST /oauth-providers`, secret key). */
+  async function link(project: BrowserTestProject, userId: string, providerConfigId: string, email: string, allowSignIn: boolean): Promise<void> {
+    const response = await fetch(`${project.baseUrl}/api/v1/oauth-providers`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-stack-project-id": project.projectId, "x-stack-access-type": "server", "x-stack-secret-server-key": project.secretServerKey },
+      body: JSON.stringify({ user_id: userId, provider_config_id: providerConfigId, account_id: `${providerConfigId}-${email}`, email, allow_sign_in: allowSignIn, allow_connected_accounts: true }),
+    });
+    expect(response.status).to.equal(201);
+  }
+
+  it("lists the linked accounts, turns sign-in on for one and disconnects another after confirmation", async () => {
+    const project = await createProject({
+      configOverride: {
+        "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+        "auth.oauth.providers.gitlab": { type: "gitlab", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+      },
+    });
+    const email = uniqueEmail();
+    const { userId } = await createUser(project, { email, password: PASSWORD });
+    await link(project, userId, "github", "octo@example.com", true);
+    await link(project, userId, "gitlab", "lab@example.com", false);
+    const page = await mount(project, "<auth-connected-accounts-settings></auth-connected-accounts-settings>");
+    const events = record(page, ["auth-oauth-unlinked"]);
+    await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+    const rows = await until(() => (page.host.querySelectorAll("li").length === 2 ? [...page.host.querySelectorAll("li")] : null));
+    expect(await axe(page.host)).to.deep.equal([]);
+    expect(rows.map(text)).to.deep.equal(["GitHub octo@example.com Use to sign in Disconnect", "GitLab lab@example.com Use to sign in Disconnect"]);
+    const checkboxes = rows.map((row) => row.querySelector<HTMLInputElement>("input[type=checkbox]")!);
+    expect(checkboxes.map((box) => box.checked)).to.deep.equal([true, false]);
+    // Each provider of the project can be connected (again).
+    expect(button(page.host, "Connect GitHub")).to.not.equal(null);
+
+    checkboxes[1]!.click();
+    await until(() => (text(page.host).includes("You can now sign in with GitLab.") ? true : null));
+    const links = await page.app.listOAuthProviders();
+    expect(links.map((l) => [l.providerId, l.allowSignIn])).to.deep.equal([["github", true], ["gitlab", true]]);
+
+    button(rows[0]!, "Disconnect").click();
+    const dialog = await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]"));
+    expect(text(dialog.querySelector("h3")!)).to.equal("Disconnect GitHub?");
+    button(dialog, "Disconnect").click();
+    await until(() => (page.host.querySelectorAll("li").length === 1 ? true : null));
+    expect(text(page.host)).to.include("GitHub has been disconnected.");
+    expect(events.map((event) => event.detail.providerId)).to.deep.equal(["github"]);
+    expect((await page.app.listOAuthProviders()).map((l) => l.providerId)).to.deep.equal(["gitlab"]);
+  });
+
+  it("will not disconnect the only way to sign in, and says why", async () => {
+    const project = await createProject({ configOverride: { "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true } } });
+    const { userId } = await createUser(project, { email: uniqueEmail() });
+    await link(project, userId, "github", "only@example.com", true);
+    const page = await mount(project, "<auth-connected-accounts-settings></auth-connected-accounts-settings>");
+    // Signed in through a session the backend made (the user has no password).
+    const session = await fetch(`${project.baseUrl}/api/v1/auth/sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-stack-project-id": project.projectId, "x-stack-access-type": "server", "x-stack-secret-server-key": project.secretServerKey },
+      body: JSON.stringify({ user_id: userId }),
+    });
+    const tokens = (await session.json()) as { access_token: string; refresh_token: string };
+    page.app.session.signIn({ accessToken: tokens.access_token, refreshToken: tokens.refresh_token });
+    const row = await until(() => page.host.querySelector("li"));
+    button(row, "Disconnect").click();
+    await until(() => (alerts(page.host).includes("This is your only way to sign in. Set a password or connect another account first.") ? true : null));
+    expect(page.host.querySelector("dialog[open]")).to.equal(null);
+    expect(await page.app.listOAuthProviders()).to.have.length(1);
+  });
+});

@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 import type { Adapter, AdapterPayload } from "oidc-provider";
 
 /**

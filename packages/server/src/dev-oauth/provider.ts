@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 import { generateKeyPair, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import type { Provider as OidcProvider } from "oidc-provider";
