@@ -273,7 +273,10 @@ describe("<auth-connected-accounts-settings>", () => {
     await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
     const rows = await until(() => (page.host.querySelectorAll("li").length === 2 ? [...page.host.querySelectorAll("li")] : null));
     expect(await axe(page.host)).to.deep.equal([]);
-    expect(rows.map(text)).to.deep.equal(["GitHub octo@example.com Use to sign in Disconnect", "GitLab lab@example.com Use to sign in Disconnect"]);
+    expect(rows.map((row) => (row as HTMLElement).innerText.replace(/\s+/g, " ").trim())).to.deep.equal([
+      "GitHub octo@example.com Use to sign in Disconnect",
+      "GitLab lab@example.com Use to sign in Disconnect",
+    ]);
     const checkboxes = rows.map((row) => row.querySelector<HTMLInputElement>("input[type=checkbox]")!);
     expect(checkboxes.map((box) => box.checked)).to.deep.equal([true, false]);
     // Each provider of the project can be connected (again).

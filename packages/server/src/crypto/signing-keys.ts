@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, createECDH, createHash, hkdfSync, randomBytes } from "node:crypto";
+import { createECDH, createHash, hkdfSync, randomBytes } from "node:crypto";
 import type { JWK } from "jose";
 import type { Env } from "../env.js";
+import { openSealedBytes, sealBytes } from "./sealed-text.js";
 
 /**
  * ES256 signing keys of access tokens. A key *generation* is 32 random bytes (its seed); each token audience
@@ -60,19 +61,13 @@ export interface WrappedSeed {
   wrappingKeyId: string;
 }
 
-function wrappingKey(secret: string): { key: Buffer; id: string } {
-  const key = Buffer.from(hkdfSync("sha256", secret, "latchkey-signing-key-wrap", "", 32));
-  return { key, id: createHash("sha256").update(key).update("id").digest("base64url").slice(0, 16) };
-}
+/** The HKDF purpose of the key that wraps seeds (crypto/sealed-text.ts); changing it would orphan every stored seed. */
+const SEED_WRAP_PURPOSE = "latchkey-signing-key-wrap";
 
 /** AES-256-GCM; the generation id is bound in as associated data, so a ciphertext cannot be moved to another row. */
 export function wrapSeed(secret: string, generationId: string, seed: Uint8Array): WrappedSeed {
-  const { key, id } = wrappingKey(secret);
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
-  cipher.setAAD(Buffer.from(generationId));
-  const body = Buffer.concat([cipher.update(seed), cipher.final()]);
-  return { ciphertext: new Uint8Array(Buffer.concat([iv, body, cipher.getAuthTag()])), wrappingKeyId: id };
+  const { sealed, keyId } = sealBytes(secret, SEED_WRAP_PURPOSE, generationId, seed);
+  return { ciphertext: sealed, wrappingKeyId: keyId };
 }
 
 /**
@@ -80,21 +75,8 @@ export function wrapSeed(secret: string, generationId: string, seed: Uint8Array)
  * a previous one, LATCHKEY_PREVIOUS_SERVER_SECRETS), and that secret; undefined when none of them did.
  */
 export function unwrapSeed(secrets: readonly string[], generationId: string, wrapped: WrappedSeed): { seed: Uint8Array; secret: string } | undefined {
-  for (const secret of secrets) {
-    const { key, id } = wrappingKey(secret);
-    if (id !== wrapped.wrappingKeyId) continue;
-    const data = Buffer.from(wrapped.ciphertext);
-    try {
-      const decipher = createDecipheriv("aes-256-gcm", key, data.subarray(0, 12));
-      decipher.setAAD(Buffer.from(generationId));
-      decipher.setAuthTag(data.subarray(data.length - 16));
-      const seed = Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
-      return { seed: new Uint8Array(seed), secret };
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+  const opened = openSealedBytes(secrets, SEED_WRAP_PURPOSE, generationId, { sealed: wrapped.ciphertext, keyId: wrapped.wrappingKeyId });
+  return opened && { seed: opened.bytes, secret: opened.secret };
 }
 
 /**

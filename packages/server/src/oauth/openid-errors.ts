@@ -1,6 +1,12 @@
 import * as openid from "openid-client";
 import { ProviderCallbackError, type ProviderTokens } from "./inner-client.js";
 
+/**
+ * What a provider sends back when the user refuses: RFC 6749's `access_denied`, OpenID's `consent_required`,
+ * and the dialects of Apple and LinkedIn (`user_cancelled_authorize`, `user_cancelled_login`).
+ */
+const REFUSALS = new Set(["access_denied", "consent_required", "user_cancelled_authorize", "user_cancelled_login"]);
+
 /** What openid-client's errors (and a failed profile read) mean for the routes: ProviderCallbackError kinds. */
 export async function mapProviderErrors<T>(run: () => Promise<T>): Promise<T> {
   try {
@@ -8,7 +14,7 @@ export async function mapProviderErrors<T>(run: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof ProviderCallbackError) throw error;
     const code = (error as { error?: unknown }).error;
-    if (error instanceof openid.AuthorizationResponseError && (code === "access_denied" || code === "consent_required")) {
+    if (error instanceof openid.AuthorizationResponseError && typeof code === "string" && REFUSALS.has(code)) {
       throw new ProviderCallbackError("access_denied", "The user denied access at the provider", { cause: error });
     }
     if (code === "invalid_grant") throw new ProviderCallbackError("invalid_grant", "The provider refused the grant", { cause: error });

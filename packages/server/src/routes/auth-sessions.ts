@@ -21,6 +21,7 @@ import type { Db } from "../db/connect.js";
 import { isKeyAllowedInThisMode } from "../env.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
+import { namedUser } from "../http/named-user.js";
 import { findProjectCheckingKey } from "../services/api-keys.js";
 import type { ProjectRow } from "../services/projects.js";
 import { accessTokenForUserRecord, findCachedSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
@@ -119,7 +120,7 @@ export const sessionsRoutes = [
     response: { description: "The user's live sessions, newest first.", schema: sessionListResponse },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser],
     handler: async (c, { auth, query }) => {
-      const userId = sessionOwner(auth, query.user_id, "Client can only list sessions for their own user.");
+      const userId = namedUser(auth, query.user_id, () => new HTTPException(403, { message: "Client can only list sessions for their own user." }));
       const rows = await listUserSessions(c.get("deps").db, auth.project.id, userId, { includeImpersonation: auth.type === "admin" });
       return { items: rows.map((row) => renderSession(row, auth.refreshTokenId)), is_paginated: false } as const;
     },
@@ -137,7 +138,7 @@ export const sessionsRoutes = [
     handler: async (c, { auth, params, query }) => {
       // Clients may only end their own sessions; servers may name any session of the project.
       const forbidden = "Client can only manage sessions of their own user.";
-      const userId = query.user_id !== undefined ? sessionOwner(auth, query.user_id, forbidden) : auth.type === "client" ? sessionOwner(auth, "me", forbidden) : undefined;
+      const userId = query.user_id !== undefined ? namedUser(auth, query.user_id, () => new HTTPException(403, { message: forbidden })) : auth.type === "client" ? namedUser(auth, "me", () => new HTTPException(403, { message: forbidden })) : undefined;
       const sessionId = params.id;
       if (auth.refreshTokenId !== null && sessionId.toLowerCase() === auth.refreshTokenId) throw new KnownErrors.CannotDeleteCurrentSession();
       const { db } = c.get("deps");
@@ -190,23 +191,6 @@ export const sessionsRoutes = [
     },
   }),
 ];
-
-/**
- * The user whose sessions a caller names: `me`, or (for servers, or a client naming itself) an id. A client
- * naming someone else gets a plain 403 with `forbidden`.
- */
-function sessionOwner(auth: RequestAuth, userId: string, forbidden: string): string {
-  if (auth.type === "client") {
-    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-    if (userId !== "me" && userId.toLowerCase() !== auth.user.id) throw new HTTPException(403, { message: forbidden });
-    return auth.user.id;
-  }
-  if (userId === "me") {
-    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-    return auth.user.id;
-  }
-  return userId.toLowerCase();
-}
 
 function renderSession(row: SessionRow, currentSessionId: string | null): SessionRead {
   return {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { AppDeps, RequestAuth } from "../http/context.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
+import { namedUser } from "../http/named-user.js";
 import { findProjectProvider, providerClient } from "../oauth/project-providers.js";
 import { connectedAccountAccessToken } from "../services/oauth-tokens.js";
 
@@ -62,7 +63,7 @@ export const connectedAccountsRoutes = [
     request: { params: z.object({ user_id: z.string() }) },
     response: { description: "The connected accounts.", schema: connectedAccountList },
     handler: async (c, { auth, params }) => {
-      const userId = accountOwner(auth, params.user_id);
+      const userId = namedUser(auth, params.user_id, forbidden);
       const rows = await c
         .get("deps")
         .db.selectFrom("oauth_accounts")
@@ -79,7 +80,7 @@ export const connectedAccountsRoutes = [
 
 async function accessTokenFor(deps: AppDeps, auth: RequestAuth, userIdParam: string, providerId: string, providerAccountId: string | undefined, scope: string | undefined): Promise<string> {
   const { db, env } = deps;
-  const userId = accountOwner(auth, userIdParam);
+  const userId = namedUser(auth, userIdParam, forbidden);
   const config = renderProjectConfig(auth.project.config_override as ConfigObject);
   const provider = findProjectProvider(config, providerId);
   if (!provider) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
@@ -98,12 +99,4 @@ async function accessTokenFor(deps: AppDeps, auth: RequestAuth, userIdParam: str
   return connectedAccountAccessToken(db, env, providerClient(env, config, provider), link.id, scope);
 }
 
-/** The user a caller names: `me` (a client may name only itself), or for servers any id. */
-function accountOwner(auth: RequestAuth, userId: string): string {
-  if (userId === "me" || auth.type === "client") {
-    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-    if (userId !== "me" && userId.toLowerCase() !== auth.user.id) throw new HTTPException(403, { message: "Client can only access its own connected accounts." });
-    return auth.user.id;
-  }
-  return userId.toLowerCase();
-}
+const forbidden = () => new HTTPException(403, { message: "Client can only access its own connected accounts." });

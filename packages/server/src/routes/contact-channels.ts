@@ -20,6 +20,7 @@ import {
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
+import { namedUser } from "../http/named-user.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import {
   createContactChannel,
@@ -116,7 +117,7 @@ export const contactChannelsRoutes = [
     response: { description: "The channels, oldest first.", schema: contactChannelListResponse },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser],
     handler: async (c, { auth, query }) => {
-      const userId = auth.type === "client" || query.user_id !== undefined ? channelOwner(auth, query.user_id, forbidden("list")) : undefined;
+      const userId = auth.type === "client" || query.user_id !== undefined ? namedUser(auth, query.user_id, forbidden("list")) : undefined;
       const rows = await listContactChannels(c.get("deps").db, auth.project.id, { userId, channelId: query.contact_channel_id?.toLowerCase() });
       return { items: rows.map(renderContactChannel), is_paginated: false } as const;
     },
@@ -133,7 +134,7 @@ export const contactChannelsRoutes = [
     response: { status: 201, description: "The new channel.", schema: contactChannelRead },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserIdDoesNotExist, KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse],
     handler: async (c, { auth, body }) => {
-      const userId = channelOwner(auth, body.user_id, forbidden("create"));
+      const userId = namedUser(auth, body.user_id, forbidden("create"));
       const row = await createContactChannel(c.get("deps").db, auth.project.id, {
         userId,
         type: body.type,
@@ -155,7 +156,7 @@ export const contactChannelsRoutes = [
     response: { description: "The channel.", schema: contactChannelRead },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser],
     handler: async (c, { auth, params }) => {
-      const userId = channelOwner(auth, params.user_id, forbidden("read"));
+      const userId = namedUser(auth, params.user_id, forbidden("read"));
       const row = await findContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase());
       if (!row) throw new HTTPException(404, { message: "Contact channel not found." });
       return renderContactChannel(row);
@@ -173,7 +174,7 @@ export const contactChannelsRoutes = [
     response: { description: "The updated channel.", schema: contactChannelRead },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse],
     handler: async (c, { auth, params, body }) => {
-      const userId = channelOwner(auth, params.user_id, forbidden("update"));
+      const userId = namedUser(auth, params.user_id, forbidden("update"));
       const row = await updateContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase(), {
         value: body.value,
         usedForAuth: body.used_for_auth,
@@ -194,7 +195,7 @@ export const contactChannelsRoutes = [
     response: { description: "Deleted.", schema: successResponse },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser],
     handler: async (c, { auth, params }) => {
-      const userId = channelOwner(auth, params.user_id, forbidden("delete"));
+      const userId = namedUser(auth, params.user_id, forbidden("delete"));
       if (!(await deleteContactChannel(c.get("deps").db, auth.project.id, userId, params.contact_channel_id.toLowerCase()))) throw channelNotFoundForWrite();
       return { success: true } as const;
     },
@@ -210,7 +211,7 @@ export const contactChannelsRoutes = [
     errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserNotFound, KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.EmailAlreadyVerified],
     handler: async (c, { auth, params, body }) => {
       const { db } = c.get("deps");
-      const userId = channelOwner(auth, params.user_id, () => new HTTPException(400, { message: "Can only send verification code for your own user" }));
+      const userId = namedUser(auth, params.user_id, () => new HTTPException(400, { message: "Can only send verification code for your own user" }));
       const user = userId === auth.user?.id ? auth.user : await findUserRow(db, auth.project.id, userId);
       if (!user) throw new KnownErrors.UserNotFound();
       assertCallbackTrusted(auth.project, body.callback_url);
@@ -227,23 +228,6 @@ export const contactChannelsRoutes = [
     },
   }),
 ];
-
-/**
- * The user whose channels a request names: `me`, or an id. A client must have a signed-in user and may
- * name only that user; naming another is refused with `refusal`, the protocol's error for the route.
- */
-function channelOwner(auth: RequestAuth, userId: string | undefined, refusal: () => HTTPException): string {
-  if (auth.type === "client") {
-    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-    if (userId !== "me" && userId?.toLowerCase() !== auth.user.id) throw refusal();
-    return auth.user.id;
-  }
-  if (userId === "me" || userId === undefined) {
-    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-    return auth.user.id;
-  }
-  return userId.toLowerCase();
-}
 
 /** The protocol's 403 for a client naming another user in the CRUD routes, worded per action. */
 const forbidden = (action: "list" | "create" | "read" | "update" | "delete") => () =>

@@ -17,6 +17,7 @@ import { z } from "zod";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { RequestAuth } from "../http/context.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
+import { namedUser } from "../http/named-user.js";
 import {
   createOAuthAccount,
   deleteOAuthAccount,
@@ -45,7 +46,7 @@ export const oauthProvidersRoutes = [
     response: { description: "The links, oldest first.", schema: z.union([oauthProviderServerList, oauthProviderClientList]) },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser],
     handler: async (c, { auth, query }) => {
-      const userId = auth.type === "client" || query.user_id !== undefined ? linkOwner(auth, query.user_id, "list") : undefined;
+      const userId = auth.type === "client" || query.user_id !== undefined ? namedUser(auth, query.user_id, forbidden("list")) : undefined;
       const rows = await listOAuthAccounts(c.get("deps").db, auth.project.id, userId);
       return { items: render(auth, rows), is_paginated: false as const };
     },
@@ -61,7 +62,7 @@ export const oauthProvidersRoutes = [
     response: { status: 201, description: "The new link.", schema: oauthProviderServerRead },
     errors: [KnownErrors.OAuthProviderNotFoundOrNotEnabled, KnownErrors.OAuthProviderAccountIdAlreadyUsedForSignIn, KnownErrors.UserNotFound],
     handler: async (c, { auth, body }) => {
-      const userId = linkOwner(auth, body.user_id, "create");
+      const userId = namedUser(auth, body.user_id, forbidden("create"));
       const config = configOf(auth);
       const row = await createOAuthAccount(c.get("deps").db, auth.project.id, config, {
         userId,
@@ -84,7 +85,7 @@ export const oauthProvidersRoutes = [
     response: { description: "The link.", schema: z.union([oauthProviderServerRead, oauthProviderClientRead]) },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser],
     handler: async (c, { auth, params }) => {
-      const userId = linkOwner(auth, params.user_id, "read");
+      const userId = namedUser(auth, params.user_id, forbidden("read"));
       const row = await findOAuthAccount(c.get("deps").db, auth.project.id, userId, params.provider_id);
       return renderOne(auth, row, params.provider_id, userId);
     },
@@ -101,7 +102,7 @@ export const oauthProvidersRoutes = [
     response: { description: "The updated link.", schema: z.union([oauthProviderServerRead, oauthProviderClientRead]) },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.OAuthProviderAccountIdAlreadyUsedForSignIn],
     handler: async (c, { auth, params, body }) => {
-      const userId = linkOwner(auth, params.user_id, "update");
+      const userId = namedUser(auth, params.user_id, forbidden("update"));
       const row = await updateOAuthAccount(c.get("deps").db, auth.project.id, userId, params.provider_id, {
         allowSignIn: body.allow_sign_in,
         allowConnectedAccounts: body.allow_connected_accounts,
@@ -122,7 +123,7 @@ export const oauthProvidersRoutes = [
     response: { description: "Deleted.", schema: successResponse },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser],
     handler: async (c, { auth, params }) => {
-      const userId = linkOwner(auth, params.user_id, "delete");
+      const userId = namedUser(auth, params.user_id, forbidden("delete"));
       if (!(await deleteOAuthAccount(c.get("deps").db, auth.project.id, userId, params.provider_id))) throw notFound(params.provider_id, userId);
       return { success: true } as const;
     },
@@ -154,17 +155,6 @@ function renderOne(auth: RequestAuth, row: OAuthAccountRow | undefined, provider
 
 const notFound = (providerId: string, userId: string) => new HTTPException(404, { message: `OAuth provider ${providerId} for user ${userId} not found` });
 
-/**
- * The user whose links a request names: `me`, or an id. A client must be signed in and may name only itself;
- * naming another user is a 403, worded per action as the protocol does.
- */
-function linkOwner(auth: RequestAuth, userId: string | undefined, action: "list" | "create" | "read" | "update" | "delete"): string {
-  if (auth.type === "client" || userId === "me" || userId === undefined) {
-    if (!auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
-    if (auth.type === "client" && userId !== "me" && userId?.toLowerCase() !== auth.user.id) {
-      throw new HTTPException(403, { message: `Client can only ${action} OAuth providers for their own user.` });
-    }
-    return auth.user.id;
-  }
-  return userId.toLowerCase();
-}
+/** The protocol's 403 for a client naming another user, worded per action. */
+const forbidden = (action: "list" | "create" | "read" | "update" | "delete") => () =>
+  new HTTPException(403, { message: `Client can only ${action} OAuth providers for their own user.` });

@@ -67,8 +67,9 @@ export async function connectedAccountAccessToken(db: Db, env: Env, client: Inne
       fresh = await client.refresh(refreshToken);
     } catch (error) {
       if (!(error instanceof ProviderCallbackError)) throw error;
-      // Refused (revoked, expired): this refresh token will never work again.
-      await db.updateTable("oauth_tokens").set({ is_valid: false }).where("id", "=", row.id).execute();
+      // Refused (revoked, expired): this refresh token will never work again. Anything else (the provider
+      // unreachable, a bad answer) may pass, so the token is kept for the next request.
+      if (error.kind === "invalid_grant") await db.updateTable("oauth_tokens").set({ is_valid: false }).where("id", "=", row.id).execute();
       continue;
     }
     // A refresh keeps the scopes of the grant unless the provider says otherwise.

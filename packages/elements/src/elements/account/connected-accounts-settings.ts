@@ -1,11 +1,10 @@
 import type { ClientApp, CurrentUser, OAuthConnection, Project } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
-import { AuthElement } from "../../base/auth-element.js";
-import type { Changed } from "../../base/reactive-element.js";
 import { describeError } from "../../base/errors.js";
 import { msg, str } from "../../base/i18n.js";
 import { providerIcon, providerName } from "../../base/provider-names.js";
-import { accountCss, keepFocusIn, userIdOf } from "./account-common.js";
+import { keepFocusIn } from "./account-common.js";
+import { UserListSection } from "./user-list-section.js";
 import { confirmAction } from "./confirm-dialog.js";
 
 /**
@@ -17,65 +16,25 @@ import { confirmAction } from "./confirm-dialog.js";
  * @attr theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  */
-export class AuthConnectedAccountsSettingsElement extends AuthElement {
-  static override css = accountCss;
-  static override properties = { links: { state: true }, working: { state: true }, error: { state: true }, status: { state: true } };
-
-  protected declare links: OAuthConnection[] | null;
-  protected declare working: string | null;
-  protected declare error: string | null;
-  protected declare status: string;
-
-  private readonly user = this.watch((app) => app.$user);
+export class AuthConnectedAccountsSettingsElement extends UserListSection<OAuthConnection> {
   private readonly project = this.watch((app) => app.$project);
-  private loadedFor: string | null | undefined;
 
-  constructor() {
-    super();
-    this.links = null;
-    this.working = null;
-    this.error = null;
-    this.status = "";
-  }
-
-  protected override willUpdate(changed: Changed): void {
-    super.willUpdate(changed);
-    const userId = userIdOf(this.user());
-    if (userId === undefined || userId === this.loadedFor || !this.app) return;
-    this.loadedFor = userId;
-    this.error = null;
-    this.links = null;
-    if (userId) void this.load(this.app);
-  }
-
-  private async load(app: ClientApp): Promise<void> {
-    try {
-      this.links = await app.listOAuthProviders();
-    } catch (error) {
-      this.error = describeError(error).message;
-    }
+  protected fetchItems(app: ClientApp): Promise<OAuthConnection[]> {
+    return app.listOAuthProviders();
   }
 
   protected override render(): TemplateResult {
     const project = this.project();
     const providers = project?.status === "ready" ? (project.value as Project).config.oauthProviders : [];
-    return html`<div class="lk-section" part="base">
-      ${this.loadedFor === null
-        ? html`<p class="lk-note">${msg("Sign in to manage your account.")}</p>`
-        : this.links === null && !this.error
-          ? html`<p class="lk-note" role="status" aria-busy="true">${msg("Loading…")}</p>`
-          : nothing}
-      ${this.links && this.links.length === 0 ? html`<p class="lk-note">${msg("No accounts are connected.")}</p>` : nothing}
-      ${this.links?.length ? html`<ul class="lk-list">${this.links.map((link) => this.link(link))}</ul>` : nothing}
-      ${this.links && providers.length
-        ? html`<div class="lk-actions">${providers.map(
-            (p) => html`<button type="button" class="lk-oauth" ?disabled=${this.working !== null} @click=${() => this.connect(p.id)}>
-              ${providerIcon(this.app?.baseUrl, p.id)}<span>${msg(str`Connect ${providerName(p.id)}`)}</span></button>`,
-          )}</div>`
-        : nothing}
-      ${this.error ? html`<p class="lk-alert" role="alert">${this.error}</p>` : nothing}
-      <p class="lk-note" role="status">${this.status}</p>
-    </div>`;
+    return this.section(
+      (links) => html`${links.length === 0 ? html`<p class="lk-note">${msg("No accounts are connected.")}</p>` : html`<ul class="lk-list">${links.map((link) => this.link(link))}</ul>`}
+        ${providers.length
+          ? html`<div class="lk-actions">${providers.map(
+              (p) => html`<button type="button" class="lk-oauth" ?disabled=${this.working !== null} @click=${() => this.connect(p.id)}>
+                ${providerIcon(this.app?.baseUrl, p.id)}<span>${msg(str`Connect ${providerName(p.id)}`)}</span></button>`,
+            )}</div>`
+          : nothing}`,
+    );
   }
 
   private link(link: OAuthConnection): TemplateResult {
@@ -96,7 +55,7 @@ export class AuthConnectedAccountsSettingsElement extends AuthElement {
     const current = user?.status === "ready" ? (user.value as CurrentUser | null) : null;
     if (!current) return false;
     if (current.hasPassword || current.otpAuthEnabled || current.passkeyAuthEnabled) return true;
-    return (this.links ?? []).some((other) => other.id !== link.id && other.allowSignIn);
+    return (this.items ?? []).some((other) => other.id !== link.id && other.allowSignIn);
   }
 
   private async setSignIn(link: OAuthConnection, allowSignIn: boolean): Promise<void> {

@@ -1,10 +1,8 @@
 import type { ClientApp, NotificationCategory } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
-import { AuthElement } from "../../base/auth-element.js";
-import type { Changed } from "../../base/reactive-element.js";
 import { describeError } from "../../base/errors.js";
 import { msg } from "../../base/i18n.js";
-import { accountCss, userIdOf } from "./account-common.js";
+import { UserListSection } from "./user-list-section.js";
 
 /**
  * Which kinds of email the signed-in user receives: one checkbox per category, saved as soon as it changes.
@@ -15,60 +13,18 @@ import { accountCss, userIdOf } from "./account-common.js";
  * @attr theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  */
-export class AuthNotificationSettingsElement extends AuthElement {
-  static override css = accountCss;
-  static override properties = { categories: { state: true }, working: { state: true }, error: { state: true }, status: { state: true } };
-
-  protected declare categories: NotificationCategory[] | null;
-  protected declare working: string | null;
-  protected declare error: string | null;
-  protected declare status: string;
-
-  private readonly user = this.watch((app) => app.$user);
-  private loadedFor: string | null | undefined;
-
-  constructor() {
-    super();
-    this.categories = null;
-    this.working = null;
-    this.error = null;
-    this.status = "";
-  }
-
-  /** Loads the list once the user is known, and again if another user signs in. */
-  protected override willUpdate(changed: Changed): void {
-    super.willUpdate(changed);
-    const userId = userIdOf(this.user());
-    if (userId === undefined || userId === this.loadedFor || !this.app) return;
-    this.loadedFor = userId;
-    this.error = null;
-    this.categories = null;
-    if (userId) this.loadCategories(this.app);
-  }
-
-  private loadCategories(app: ClientApp): void {
-    app.listNotificationCategories().then(
-      (categories) => (this.categories = categories),
-      (error: unknown) => (this.error = describeError(error).message),
-    );
+export class AuthNotificationSettingsElement extends UserListSection<NotificationCategory> {
+  protected fetchItems(app: ClientApp): Promise<NotificationCategory[]> {
+    return app.listNotificationCategories();
   }
 
   protected override render(): TemplateResult {
-    return html`<div class="lk-section" part="base">
-      ${this.loadedFor === null
-        ? html`<p class="lk-note">${msg("Sign in to manage your account.")}</p>`
-        : this.categories === null && !this.error
-          ? html`<p class="lk-note" role="status" aria-busy="true">${msg("Loading…")}</p>`
-          : nothing}
-      ${this.categories
-        ? html`<fieldset class="lk-stack lk-fieldset">
-            <legend class="lk-sr">${msg("Emails you receive")}</legend>
-            ${this.categories.map((category) => this.category(category))}
-          </fieldset>`
-        : nothing}
-      ${this.error ? html`<p class="lk-alert" role="alert">${this.error}</p>` : nothing}
-      <p class="lk-note" role="status">${this.status}</p>
-    </div>`;
+    return this.section(
+      (categories) => html`<fieldset class="lk-stack lk-fieldset">
+        <legend class="lk-sr">${msg("Emails you receive")}</legend>
+        ${categories.map((category) => this.category(category))}
+      </fieldset>`,
+    );
   }
 
   private category(category: NotificationCategory): TemplateResult {
@@ -88,7 +44,7 @@ export class AuthNotificationSettingsElement extends AuthElement {
     this.status = "";
     try {
       await this.app.setNotificationCategoryEnabled(category.id, enabled);
-      this.categories = (this.categories ?? []).map((c) => (c.id === category.id ? { ...c, enabled } : c));
+      this.items = (this.items ?? []).map((c) => (c.id === category.id ? { ...c, enabled } : c));
       this.status = msg("Your choice has been saved.");
       this.emit("auth-notification-preference-changed", { categoryId: category.id, enabled });
     } catch (error) {

@@ -1,10 +1,9 @@
 import type { ClientApp, UserSession } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
-import { AuthElement } from "../../base/auth-element.js";
-import type { Changed } from "../../base/reactive-element.js";
 import { describeError } from "../../base/errors.js";
 import { msg, str } from "../../base/i18n.js";
-import { absoluteTime, accountCss, keepFocusIn, relativeTime, userIdOf } from "./account-common.js";
+import { absoluteTime, keepFocusIn, relativeTime } from "./account-common.js";
+import { UserListSection } from "./user-list-section.js";
 
 /**
  * Where the signed-in user is signed in: every session with when (and from where) it was last used, the one
@@ -16,59 +15,16 @@ import { absoluteTime, accountCss, keepFocusIn, relativeTime, userIdOf } from ".
  * @attr theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  */
-export class AuthSessionSettingsElement extends AuthElement {
-  static override css = accountCss;
-  static override properties = { sessions: { state: true }, working: { state: true }, error: { state: true }, status: { state: true } };
-
-  protected declare sessions: UserSession[] | null;
-  protected declare working: string | null;
-  protected declare error: string | null;
-  protected declare status: string;
-
-  private readonly user = this.watch((app) => app.$user);
-  private loadedFor: string | null | undefined;
-
-  constructor() {
-    super();
-    this.sessions = null;
-    this.working = null;
-    this.error = null;
-    this.status = "";
-  }
-
-  /** Loads the list once the user is known, and again if another user signs in. */
-  protected override willUpdate(changed: Changed): void {
-    super.willUpdate(changed);
-    const userId = userIdOf(this.user());
-    if (userId === undefined || userId === this.loadedFor || !this.app) return;
-    this.loadedFor = userId;
-    this.error = null;
-    this.sessions = null;
-    if (userId) void this.load(this.app);
-  }
-
-  private async load(app: ClientApp): Promise<void> {
-    try {
-      const sessions = await app.listSessions();
-      // This browser first, then the most recently used.
-      const used = (s: UserSession) => (s.lastUsedAt ?? s.createdAt).getTime();
-      this.sessions = sessions.sort((a, b) => Number(b.isCurrentSession) - Number(a.isCurrentSession) || used(b) - used(a));
-    } catch (error) {
-      this.error = describeError(error).message;
-    }
+export class AuthSessionSettingsElement extends UserListSection<UserSession> {
+  protected async fetchItems(app: ClientApp): Promise<UserSession[]> {
+    const sessions = await app.listSessions();
+    // This browser first, then the most recently used.
+    const used = (s: UserSession) => (s.lastUsedAt ?? s.createdAt).getTime();
+    return sessions.sort((a, b) => Number(b.isCurrentSession) - Number(a.isCurrentSession) || used(b) - used(a));
   }
 
   protected override render(): TemplateResult {
-    return html`<div class="lk-section" part="base">
-      ${this.loadedFor === null
-        ? html`<p class="lk-note">${msg("Sign in to manage your account.")}</p>`
-        : this.sessions === null && !this.error
-          ? html`<p class="lk-note" role="status" aria-busy="true">${msg("Loading…")}</p>`
-          : nothing}
-      ${this.sessions ? html`<ul class="lk-list">${this.sessions.map((session) => this.session(session))}</ul>` : nothing}
-      ${this.error ? html`<p class="lk-alert" role="alert">${this.error}</p>` : nothing}
-      <p class="lk-note" role="status">${this.status}</p>
-    </div>`;
+    return this.section((sessions) => html`<ul class="lk-list">${sessions.map((session) => this.session(session))}</ul>`);
   }
 
   private session(session: UserSession): TemplateResult {

@@ -1,6 +1,7 @@
 import type { OAuthProviderId } from "@latchkey/protocol/schemas";
 import type { ProviderProfile, ProviderSettings } from "../inner-client.js";
 import * as profiles from "./profiles.js";
+import { facebookTokenAnswer, githubTokenAnswer, invalidRequestAboutGrant, twitchTokenAnswer, type TokenAnswerFix } from "./token-quirks.js";
 
 /**
  * The protocol's twelve provider types: their real endpoints, default scopes, client authentication, extra
@@ -21,7 +22,17 @@ export interface ProviderDefinition {
   /** How the client authenticates at the token endpoint. */
   clientAuth: "client_secret_post" | "client_secret_basic";
   extraAuthorizationParams?: (settings: StandardSettings) => Record<string, string>;
-  profile: (input: { fetchJson: FetchJson; idTokenClaims: Record<string, unknown> | undefined; settings: StandardSettings }) => Promise<ProviderProfile>;
+  /** Where the token endpoint departs from RFC 6749 (token-quirks.ts). */
+  tokenAnswerFix?: TokenAnswerFix;
+  profile: (input: ProfileInput) => Promise<ProviderProfile>;
+}
+
+export interface ProfileInput {
+  fetchJson: FetchJson;
+  idTokenClaims: Record<string, unknown> | undefined;
+  settings: StandardSettings;
+  /** The callback's parameters (Apple posts the user's name there, once). */
+  callbackParams: URLSearchParams;
 }
 
 const fromIdToken = async ({ idTokenClaims }: { idTokenClaims: Record<string, unknown> | undefined }) => {
@@ -48,6 +59,7 @@ export const PROVIDERS: Record<OAuthProviderId, ProviderDefinition> = {
     tokenEndpoint: fixed("https://github.com/login/oauth/access_token"),
     scopes: ["user:email"],
     clientAuth: "client_secret_post",
+    tokenAnswerFix: githubTokenAnswer,
     profile: async ({ fetchJson }) => {
       const headers = { accept: "application/vnd.github+json", "x-github-api-version": "2022-11-28" };
       const [user, emails] = await Promise.all([fetchJson("https://api.github.com/user", headers), fetchJson("https://api.github.com/user/emails", headers)]);
@@ -71,6 +83,7 @@ export const PROVIDERS: Record<OAuthProviderId, ProviderDefinition> = {
     clientAuth: "client_secret_post",
     // Facebook Login for Business names a configuration instead of scopes.
     extraAuthorizationParams: (s): Record<string, string> => (s.facebookConfigId ? { config_id: s.facebookConfigId } : {}),
+    tokenAnswerFix: facebookTokenAnswer,
     profile: async ({ fetchJson }) => profiles.facebookProfile(await fetchJson("https://graph.facebook.com/v19.0/me?fields=id,name,email,picture")),
   },
   spotify: {
@@ -114,6 +127,7 @@ export const PROVIDERS: Record<OAuthProviderId, ProviderDefinition> = {
     tokenEndpoint: fixed("https://www.linkedin.com/oauth/v2/accessToken"),
     scopes: ["openid", "profile", "email"],
     clientAuth: "client_secret_post",
+    tokenAnswerFix: invalidRequestAboutGrant,
     profile: fromIdToken,
   },
   apple: {
@@ -125,7 +139,10 @@ export const PROVIDERS: Record<OAuthProviderId, ProviderDefinition> = {
     clientAuth: "client_secret_post",
     // Asking for name or email makes Apple post the answer back as a form (hence POST callbacks).
     extraAuthorizationParams: () => ({ response_mode: "form_post" }),
-    profile: fromIdToken,
+    profile: async ({ idTokenClaims, callbackParams }) => {
+      if (!idTokenClaims) throw new Error("Apple answered without an ID token");
+      return profiles.appleProfile(idTokenClaims, callbackParams.get("user"));
+    },
   },
   x: {
     issuer: fixed("https://twitter.com"),
@@ -133,6 +150,7 @@ export const PROVIDERS: Record<OAuthProviderId, ProviderDefinition> = {
     tokenEndpoint: fixed("https://api.twitter.com/2/oauth2/token"),
     scopes: ["users.read", "tweet.read", "offline.access"],
     clientAuth: "client_secret_basic",
+    tokenAnswerFix: invalidRequestAboutGrant,
     profile: async ({ fetchJson }) => profiles.xProfile(await fetchJson("https://api.twitter.com/2/users/me?user.fields=profile_image_url")),
   },
   twitch: {
@@ -141,6 +159,7 @@ export const PROVIDERS: Record<OAuthProviderId, ProviderDefinition> = {
     tokenEndpoint: fixed("https://id.twitch.tv/oauth2/token"),
     scopes: ["user:read:email"],
     clientAuth: "client_secret_post",
+    tokenAnswerFix: twitchTokenAnswer,
     // Helix wants the app's client id beside the user's token.
     profile: async ({ fetchJson, settings }) => profiles.twitchProfile(await fetchJson("https://api.twitch.tv/helix/users", { "client-id": settings.clientId })),
   },

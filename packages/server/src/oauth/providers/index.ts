@@ -4,6 +4,7 @@ import type { InnerOAuthClient, ProviderSettings, ProviderTokens } from "../inne
 import { devIssuerClient } from "../dev-issuer-client.js";
 import { mapProviderErrors, providerTokens } from "../openid-errors.js";
 import { PROVIDERS, type StandardSettings } from "./catalog.js";
+import { fixTokenAnswers } from "./token-quirks.js";
 
 /**
  * The client for one provider entry, on openid-client (token exchange, refresh, PKCE, ID-token checks). A
@@ -14,16 +15,23 @@ export function innerOAuthClient(type: OAuthProviderId, settings: ProviderSettin
   return standardClient(type, settings);
 }
 
+/** The scopes Latchkey asks a provider type for (its real endpoints), before any the client adds. */
+export function providerDefaultScopes(type: OAuthProviderId): readonly string[] {
+  return PROVIDERS[type].scopes;
+}
+
 /** The configuration openid-client works with, for a provider's fixed endpoints. */
 export function providerConfiguration(type: OAuthProviderId, settings: StandardSettings): openid.Configuration {
   const provider = PROVIDERS[type];
   const auth = provider.clientAuth === "client_secret_basic" ? openid.ClientSecretBasic(settings.clientSecret) : openid.ClientSecretPost(settings.clientSecret);
-  return new openid.Configuration(
+  const config = new openid.Configuration(
     { issuer: provider.issuer(settings), authorization_endpoint: provider.authorizationEndpoint(settings), token_endpoint: provider.tokenEndpoint(settings) },
     settings.clientId,
     { client_secret: settings.clientSecret },
     auth,
   );
+  if (provider.tokenAnswerFix) fixTokenAnswers(config, provider.tokenAnswerFix);
+  return config;
 }
 
 function standardClient(type: OAuthProviderId, settings: StandardSettings): InnerOAuthClient {
@@ -51,7 +59,7 @@ function standardClient(type: OAuthProviderId, settings: StandardSettings): Inne
         if (!response.ok) throw new Error(`${url} answered ${response.status}`);
         return response.json();
       };
-      const profile = await mapProviderErrors(() => provider.profile({ fetchJson, idTokenClaims: tokens.claims() as Record<string, unknown> | undefined, settings }));
+      const profile = await mapProviderErrors(() => provider.profile({ fetchJson, idTokenClaims: tokens.claims() as Record<string, unknown> | undefined, settings, callbackParams: request.params }));
       return { profile, tokens: providerTokens(tokens, provider.scopes.join(" ")) };
     },
     async refresh(refreshToken): Promise<ProviderTokens> {

@@ -27,6 +27,24 @@ export function oidcProfile(claims: Json): ProviderProfile {
   };
 }
 
+/**
+ * Apple: the ID token's claims; the name is never in it, only in the `user` form field Apple posts with the
+ * first authorization (https://developer.apple.com/documentation/sign_in_with_apple/request_an_authorization_to_the_sign_in_with_apple_server#Handle-the-response).
+ */
+export function appleProfile(claims: Json, userField: string | null): ProviderProfile {
+  const profile = oidcProfile(claims);
+  if (profile.displayName || !userField) return profile;
+  let user: unknown;
+  try {
+    user = JSON.parse(userField);
+  } catch {
+    return profile;
+  }
+  const name = (user as { name?: { firstName?: unknown; lastName?: unknown } } | null)?.name;
+  const displayName = [str(name?.firstName), str(name?.lastName)].filter(Boolean).join(" ");
+  return { ...profile, displayName: displayName || null };
+}
+
 /** GitHub: `GET /user`, and `GET /user/emails` for the primary address and whether it is verified. */
 export function githubProfile(user: Json, emails: Array<{ email?: unknown; primary?: unknown; verified?: unknown }>): ProviderProfile {
   const primary = emails.find((e) => e.primary === true) ?? null;
