@@ -52,9 +52,9 @@ export function useDemoForFile(): void {
   });
 }
 
-/** A fresh project with password and one-time-code sign-in, mail to the capture, localhost trusted. */
-export function demoProject(): Promise<TestProject> {
-  return createTestProject(server, "Demo e2e", { configOverride: { ...NEW_PROJECT_CONFIG_OVERRIDE, ...emailConfig(smtp) } });
+/** A fresh project with password and one-time-code sign-in, mail to the capture, localhost trusted (and `extra` config). */
+export function demoProject(extra: Record<string, unknown> = {}): Promise<TestProject> {
+  return createTestProject(server, "Demo e2e", { configOverride: { ...NEW_PROJECT_CONFIG_OVERRIDE, ...emailConfig(smtp), ...extra } });
 }
 
 /**

@@ -1,8 +1,12 @@
 /**
  * One stylesheet for every element, adopted once per document (or shadow root hosting our elements).
- * Selectors sit inside :where() so their specificity is zero: any page rule wins. Theme through the
- * --auth-* custom properties; dark follows prefers-color-scheme unless `theme="light"|"dark"` is set on the
- * element or an `<auth-app>` above it.
+ * Rules are written inside :where() and given one fixed specificity when adopted (`isolated`, two classes'
+ * worth): enough to beat the element and attribute selectors of CSS resets (Tailwind's preflight, Bootstrap's
+ * reboot, normalize.css), so a host page cannot break the widgets by accident, while the rules still apply in
+ * the order written. The first rule reverts everything inside a widget to the browser's own defaults (`all:
+ * revert`): what the page's CSS did to buttons, headings, lists or line heights does not reach in, and the
+ * rules after it style the widgets on the same ground on every page. Theme through the --auth-* custom properties; dark follows prefers-color-scheme unless
+ * `theme="light"|"dark"` is set on the element or an `<auth-app>` above it.
  */
 const LIGHT = "--lk-bg:var(--auth-color-background,#fff);--lk-fg:var(--auth-color-text,#111827);--lk-muted:var(--auth-color-muted,#4b5563);--lk-border:var(--auth-color-border,#8a93a2);--lk-primary:var(--auth-color-primary,#1d4ed8);--lk-on-primary:var(--auth-color-primary-text,#fff);--lk-error:var(--auth-color-error,#b91c1c);--lk-subtle:#f3f4f6";
 const DARK = "--lk-bg:var(--auth-color-background,#111827);--lk-fg:var(--auth-color-text,#f3f4f6);--lk-muted:var(--auth-color-muted,#b6bcc6);--lk-border:var(--auth-color-border,#6b7280);--lk-primary:var(--auth-color-primary,#93c5fd);--lk-on-primary:var(--auth-color-primary-text,#0b1220);--lk-error:var(--auth-color-error,#fca5a5);--lk-subtle:#1f2937";
@@ -10,6 +14,9 @@ const HOSTS = ":where(.lk)";
 
 export const css = `
 :where(auth-app){display:contents}
+:where(.lk,.lk *){all:revert}
+:where(.lk *)::before,:where(.lk *)::after,:where(.lk *)::placeholder,:where(.lk *)::file-selector-button,:where(.lk *)::backdrop{all:revert}
+:where(.lk [hidden]){display:none!important}
 ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5 system-ui,sans-serif);--lk-r:var(--auth-radius,8px);--lk-s:var(--auth-spacing,1rem)}
 @media (prefers-color-scheme:dark){${HOSTS}{${DARK}}}
 :where([theme=light] .lk,.lk[theme=light]){${LIGHT}}
@@ -23,7 +30,7 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk input){font:inherit;color:var(--lk-fg);background:var(--lk-bg);padding:.55rem .7rem;border:1px solid var(--lk-border);border-radius:var(--lk-r)}
 :where(.lk input[aria-invalid=true]){border-color:var(--lk-error)}
 :where(.lk button,.lk-button){font:inherit;font-weight:600;cursor:pointer;padding:.6rem 1rem;border-radius:var(--lk-r);border:1px solid var(--lk-border);background:var(--lk-bg);color:var(--lk-fg);text-align:center;text-decoration:none}
-:where(.lk .lk-oauth){display:flex;align-items:center;justify-content:center;gap:.6em}:where(.lk .lk-oauth img){flex:none}
+:where(.lk .lk-oauth){display:flex;align-items:center;justify-content:center;gap:.6em}:where(.lk .lk-oauth img,.lk img[part=oauth-icon]){flex:none;width:20px;height:20px}
 :where(.lk button[type=submit],.lk-primary){background:var(--lk-primary);border-color:var(--lk-primary);color:var(--lk-on-primary)}
 :where(.lk button:disabled){opacity:.7;cursor:progress}
 :where(.lk :focus-visible){outline:2px solid var(--lk-primary);outline-offset:2px}
@@ -42,6 +49,33 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 const adopted = new WeakMap<Document | ShadowRoot, Set<string>>();
 
 /** Adds `text` (once) to the stylesheets of `root`. Elements with rules of their own add them too. */
+/**
+ * Two classes' worth of specificity, matching every element: `.\#` is a class no element has. A page that
+ * means to override a rule still can, with a more specific selector (`.my-app auth-sign-in [part=submit]`).
+ */
+const BOOST = ":not(.\\#):not(.\\#)";
+
+/** Adds BOOST after the `:where(…)` that starts each selector of our rules (never inside one). */
+export function isolated(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const startsSelector = text.startsWith(":where(", i) && /^$|[{},\n]$/.test(out.trimEnd().slice(-1));
+    if (!startsSelector) {
+      out += text[i];
+      continue;
+    }
+    let depth = 0;
+    let j = i;
+    for (; j < text.length; j++) {
+      if (text[j] === "(") depth++;
+      else if (text[j] === ")" && --depth === 0) break;
+    }
+    out += text.slice(i, j + 1) + BOOST;
+    i = j;
+  }
+  return out;
+}
+
 export function adoptStyles(root: Document | ShadowRoot, text: string): void {
   if (!("adoptedStyleSheets" in root)) return;
   const texts = adopted.get(root) ?? new Set<string>();
@@ -49,6 +83,6 @@ export function adoptStyles(root: Document | ShadowRoot, text: string): void {
   if (texts.has(text)) return;
   texts.add(text);
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync(text);
+  sheet.replaceSync(isolated(text));
   root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
 }

@@ -1,0 +1,116 @@
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pixelmatch from "pixelmatch";
+import { PNG } from "pngjs";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { browser, createUserWithPassword, demoProject, newEmail, server, useDemoForFile } from "../../../demo/test/support/demo-e2e.js";
+
+/**
+ * Issue 16 §1: a host page's CSS cannot break the widgets. Each widget is rendered on a bare page and on pages
+ * with the resets real apps ship — Tailwind's preflight, Bootstrap 5's reboot, normalize.css — and a
+ * deliberately hostile stylesheet, in Chromium; the screenshots must match the bare page's (same size, and at
+ * most a sliver of pixels different: anti-aliasing). LATCHKEY_KEEP_SCREENSHOTS=1 keeps every pair (and its diff)
+ * in <tmpdir>/latchkey-host-css for a person to look at; failing pairs are always kept.
+ */
+useDemoForFile();
+
+const require = createRequire(import.meta.url);
+const readCss = (id: string) => readFileSync(require.resolve(id), "utf8");
+const HOSTILE = `
+button { background: none; padding: 0; border: 0; font-size: 11px; color: red; border-radius: 0 }
+input { border: 0; padding: 0; font-size: 20px; background: yellow }
+h1, h2, h3 { font-size: inherit; font-weight: 300; margin: 3em 0; line-height: 3 }
+a { color: green; text-decoration: none }
+p, ul, li, label, form, fieldset { margin: 2em; padding: 1em; line-height: 2; display: block }
+img { display: block; width: 50px; height: 50px }
+div { line-height: 2.5 }
+`;
+const RESETS: Record<string, string> = {
+  "Tailwind preflight": readCss("tailwindcss/preflight.css"),
+  "Bootstrap 5 reboot": readCss("bootstrap/dist/css/bootstrap-reboot.css"),
+  "normalize.css": readCss("normalize.css/normalize.css"),
+  hostile: HOSTILE,
+};
+/** Anti-aliasing may move a few pixels at glyph edges; a broken style moves thousands. */
+const MAX_DIFFERENT_PIXELS = 0.002;
+
+const PASSWORD = "correct horse battery";
+const WIDGETS: Array<{ name: string; markup: string; signedIn: boolean; ready: (page: Page) => Promise<unknown> }> = [
+  { name: "sign-in", markup: "<auth-sign-in no-redirect></auth-sign-in>", signedIn: false, ready: (page) => page.getByRole("button", { name: "Continue with GitHub" }).waitFor() },
+  { name: "sign-up", markup: "<auth-sign-up no-redirect></auth-sign-up>", signedIn: false, ready: (page) => page.getByRole("button", { name: "Create account" }).waitFor() },
+  {
+    name: "account settings",
+    // Sessions show times relative to now, which move between two renders: that section is left out.
+    markup: "<auth-account-settings hide-sessions></auth-account-settings>",
+    signedIn: true,
+    ready: (page) => page.getByRole("heading", { name: "Danger zone" }).or(page.getByRole("heading", { name: "Email notifications" })).waitFor(),
+  },
+  { name: "team switcher", markup: "<auth-team-switcher></auth-team-switcher>", signedIn: true, ready: (page) => page.locator("auth-team-switcher button").first().waitFor() },
+];
+
+async function screenshot(project: Awaited<ReturnType<typeof demoProject>>, widget: (typeof WIDGETS)[number], resetCss: string, email: string): Promise<Buffer> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light", deviceScaleFactor: 1 });
+  try {
+    const page = await context.newPage();
+    const url = `${server.url}/isolation-test/${encodeURIComponent(widget.name)}`;
+    await page.route(url, (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><style>${resetCss}</style>
+<script src="/demo/latchkey.iife.js"></script>
+<script>window.app = Latchkey.init({ projectId: ${JSON.stringify(project.projectId)}, publishableClientKey: ${JSON.stringify(project.publishableClientKey)}, baseUrl: location.origin });</script>
+</head><body style="margin:0;background:#fff"><div id="stage" style="width:520px;padding:16px 0">${widget.markup}</div></body></html>`,
+      }),
+    );
+    await page.goto(url);
+    if (widget.signedIn) {
+      await page.evaluate(({ email, password }) => (window as any).app.signInWithCredential({ email, password, noRedirect: true }), { email, password: PASSWORD });
+    }
+    await widget.ready(page);
+    await page.waitForLoadState("networkidle");
+    // No caret or focus ring differences: nothing is focused.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    return await page.locator("#stage").screenshot({ animations: "disabled", caret: "hide" });
+  } finally {
+    await context.close();
+  }
+}
+
+/** Left in the temporary directory for a person to look at: the two renders and what differs. */
+function keepForInspection(name: string, bare: PNG, withReset: PNG, diff?: PNG): void {
+  const dir = join(tmpdir(), "latchkey-host-css");
+  mkdirSync(dir, { recursive: true });
+  const base = join(dir, name.replace(/\W+/g, "-"));
+  writeFileSync(`${base}-bare.png`, PNG.sync.write(bare));
+  writeFileSync(`${base}-reset.png`, PNG.sync.write(withReset));
+  if (diff) writeFileSync(`${base}-diff.png`, PNG.sync.write(diff));
+}
+
+describe("the widgets under a host page's CSS reset look as on a bare page", () => {
+  for (const widget of WIDGETS) {
+    it(widget.name, async () => {
+      const project = await demoProject({
+        "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+        "auth.otp.allowSignIn": true,
+      });
+      const email = newEmail("iso");
+      if (widget.signedIn) await createUserWithPassword(project, email, PASSWORD);
+      const bare = PNG.sync.read(await screenshot(project, widget, "", email));
+      const differences: Record<string, number> = {};
+      for (const [reset, resetCss] of Object.entries(RESETS)) {
+        const withReset = PNG.sync.read(await screenshot(project, widget, resetCss, email));
+        if (withReset.width !== bare.width || withReset.height !== bare.height) keepForInspection(`${widget.name}-${reset}`, bare, withReset);
+        expect([withReset.width, withReset.height], `${widget.name} under ${reset}: size`).toEqual([bare.width, bare.height]);
+        const diff = new PNG({ width: bare.width, height: bare.height });
+        const different = pixelmatch(bare.data, withReset.data, diff.data, bare.width, bare.height, { threshold: 0.1 });
+        differences[reset] = different / (bare.width * bare.height);
+        if (differences[reset]! > MAX_DIFFERENT_PIXELS || process.env.LATCHKEY_KEEP_SCREENSHOTS) keepForInspection(`${widget.name}-${reset}`, bare, withReset, diff);
+      }
+      console.log(`${widget.name}: share of pixels different from the bare page`, differences);
+      for (const [reset, share] of Object.entries(differences)) expect(share, `${widget.name} under ${reset}`).toBeLessThanOrEqual(MAX_DIFFERENT_PIXELS);
+    });
+  }
+});
