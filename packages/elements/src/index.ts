@@ -103,7 +103,8 @@ const ELEMENTS: Record<string, CustomElementConstructor> = {
 };
 // `auth-app` first: elements inside it look for it when they connect.
 for (const [name, element] of Object.entries(ELEMENTS)) {
-  if (!customElements.get(name)) customElements.define(name, element);
+  // Only where there is a DOM: on a server (Node rendering a page) importing this module defines nothing.
+  if (typeof customElements !== "undefined" && !customElements.get(name)) customElements.define(name, element);
 }
 
 declare global {

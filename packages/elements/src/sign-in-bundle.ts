@@ -11,5 +11,7 @@ export { setLocale, setLocalesUrl } from "./base/i18n.js";
 export { init, type InitOptions } from "./init.js";
 export { AuthAppElement, AuthSignInElement };
 
-if (!customElements.get("auth-app")) customElements.define("auth-app", AuthAppElement);
-if (!customElements.get("auth-sign-in")) customElements.define("auth-sign-in", AuthSignInElement);
+if (typeof customElements !== "undefined") {
+  if (!customElements.get("auth-app")) customElements.define("auth-app", AuthAppElement);
+  if (!customElements.get("auth-sign-in")) customElements.define("auth-sign-in", AuthSignInElement);
+}

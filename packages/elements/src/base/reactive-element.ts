@@ -22,7 +22,13 @@ interface Controller {
  * @lit/localize uses). It stands in for LitElement, whose ~7 KB of features the elements do not use, so the
  * sign-in bundle stays within its 20 KB budget; templates are Lit's own.
  */
-export abstract class ReactiveHTMLElement extends HTMLElement {
+/**
+ * HTMLElement in a browser; on a server (Node rendering a page, issue 16) a stand-in, so that importing the
+ * elements never throws there: they are defined and upgraded in the browser only.
+ */
+const ElementBase: typeof HTMLElement = typeof HTMLElement === "undefined" ? (class {} as unknown as typeof HTMLElement) : HTMLElement;
+
+export abstract class ReactiveHTMLElement extends ElementBase {
   static properties: Record<string, PropertyOptions> = {};
   private static attributeProperties: Map<string, [string, PropertyOptions]> | undefined;
 
