@@ -5,7 +5,7 @@
  *
  * @example
  * ```html
- * <script src="https://auth.example.com/latchkey.iife.js"></script>
+ * <script src="https://auth.example.com/static/v1/latchkey.iife.js"></script>
  * <script>Latchkey.init({ projectId: "…", publishableClientKey: "…", baseUrl: "https://auth.example.com" });</script>
  * <auth-sign-in></auth-sign-in>
  * ```

@@ -114,3 +114,44 @@ describe("the widgets under a host page's CSS reset look as on a bare page", () 
     });
   }
 });
+
+describe("the script-tag bundles the server serves (issue 16 §5)", () => {
+  const dist = (file: string) => readFileSync(new URL(`../dist/${file}`, import.meta.url));
+
+  it("at the stable path: compressed as accepted, cached an hour with an ETag, from any origin", async () => {
+    const url = `${server.url}/static/v1/latchkey-sign-in.iife.js`;
+    const brotli = await fetch(url, { headers: { "accept-encoding": "br, gzip" } });
+    expect(brotli.status).toBe(200);
+    expect(brotli.headers.get("content-encoding")).toBe("br");
+    expect(brotli.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(brotli.headers.get("cache-control")).toBe("public, max-age=3600");
+    expect(brotli.headers.get("access-control-allow-origin")).toBe("*");
+    // fetch decodes the body: it is the built bundle.
+    expect(Buffer.from(await brotli.arrayBuffer()).equals(dist("latchkey-sign-in.iife.js"))).toBe(true);
+    const gzip = await fetch(url, { headers: { "accept-encoding": "gzip" } });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    const etag = gzip.headers.get("etag")!;
+    expect((await fetch(url, { headers: { "if-none-match": etag } })).status).toBe(304);
+    const locale = await fetch(`${server.url}/static/v1/locales/de.json`);
+    expect(Object.keys(await locale.json()).length).toBeGreaterThan(100);
+    for (const missing of ["/static/v1/package.json", "/static/v1/locales/..%2Fpackage.json", "/static/v2/latchkey.js"]) {
+      expect((await fetch(`${server.url}${missing}`)).status, missing).toBe(404);
+    }
+  });
+
+  it("at the version's own path, immutable, and outside dev mode too", async () => {
+    const { startTestServer } = await import("../../server/test/support/test-server.js");
+    const production = await startTestServer({ LATCHKEY_DEV_MODE: "false", LATCHKEY_SERVER_SECRET: "a-production-secret-of-at-least-32-characters" });
+    try {
+      const version = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version as string;
+      const response = await fetch(`${production.url}/static/${version}/latchkey.iife.js`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(Buffer.from(await response.arrayBuffer()).equals(dist("latchkey.iife.js"))).toBe(true);
+      // The demo is dev-only; the bundles are not.
+      expect((await fetch(`${production.url}/demo/latchkey.iife.js`)).status).toBe(404);
+    } finally {
+      await production.close();
+    }
+  });
+});

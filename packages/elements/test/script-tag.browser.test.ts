@@ -3,8 +3,9 @@ import { createProject, createUser, uniqueEmail } from "./support/harness.js";
 import { fill, until } from "./support/dom.js";
 
 /**
- * The drop-in bundle as a page uses it: one classic <script> (dist/latchkey.iife.js, built by
- * `npm run build:elements`, which the vitest run does before the browser tests), `Latchkey.init`, markup.
+ * The drop-in bundle as a page uses it: one classic <script> from the Latchkey server (`/static/v1/latchkey.iife.js`,
+ * serving dist/latchkey.iife.js, built by `npm run build:elements`, which the vitest run does before the browser
+ * tests), `Latchkey.init`, markup.
  * This file imports nothing of the elements' source, so only the bundle defines them here.
  */
 declare global {
@@ -29,12 +30,14 @@ describe("the script-tag bundle", () => {
     delete (window as { process?: unknown }).process;
     // Elements placed before the script loads upgrade when it does.
     document.body.innerHTML = "<auth-sign-in no-redirect></auth-sign-in>";
-    await loadScript("/packages/elements/dist/latchkey.iife.js");
+    const project = await createProject();
+    // As the README's snippet has it: from the Latchkey server's stable path, another origin than this page's.
+    expect(new URL(project.baseUrl).origin).to.not.equal(location.origin);
+    await loadScript(`${project.baseUrl}/static/v1/latchkey.iife.js`);
     for (const name of ["auth-app", "auth-sign-in", "auth-sign-up", "auth-forgot-password", "auth-password-reset", "auth-email-verification", "auth-magic-link-callback", "auth-user-button", "auth-handler"]) {
       expect(customElements.get(name), name).to.be.a("function");
     }
 
-    const project = await createProject();
     const address = uniqueEmail();
     const { userId } = await createUser(project, { email: address, password: "correct horse battery" });
     const app = window.Latchkey!.init({ projectId: project.projectId, publishableClientKey: project.publishableClientKey, baseUrl: project.baseUrl, tokenStore: "memory" });

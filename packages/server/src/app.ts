@@ -48,6 +48,7 @@ import { oauthFlowRoutes } from "./routes/auth-oauth.js";
 import { connectedAccountsRoutes } from "./routes/connected-accounts.js";
 import { oauthProvidersRoutes } from "./routes/oauth-providers.js";
 import { oauthIconsRoutes } from "./routes/oauth-icons.js";
+import { staticBundlesRoutes } from "./routes/static-bundles.js";
 import { sql } from "kysely";
 import serverPackage from "../package.json" with { type: "json" };
 
@@ -167,6 +168,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", devOutboxRoutes());
   app.route("/", devOAuthRoutes());
   app.route("/", oauthIconsRoutes());
+  app.route("/", staticBundlesRoutes());
   app.route("/", demoPagesRoutes());
 
   app.notFound((c) => c.text("Not found", 404));
