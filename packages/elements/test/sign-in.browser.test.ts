@@ -161,6 +161,24 @@ describe("<auth-sign-in>", () => {
     expect(q("[part=passkey-button]").textContent).to.equal("Sign in with a passkey");
   });
 
+  it("shows a signed-in person who they are, with Continue and Sign out, instead of the form", async () => {
+    const project = await createProject();
+    const address = uniqueEmail();
+    await createUser(project, { email: address, password: "correct horse battery" });
+    const page = await mount(project, "<auth-sign-in></auth-sign-in>");
+    await until(() => page.q("input[name=password]"));
+    await page.app.signInWithCredential({ email: address, password: "correct horse battery", noRedirect: true });
+    const status = await until(() => page.host.querySelector("[role=status]"));
+    expect(status.textContent).to.equal(`You are signed in as ${address}.`);
+    expect(page.host.querySelector("input")).to.equal(null);
+    const next = page.host.querySelector<HTMLAnchorElement>("a.lk-button")!;
+    expect([next.textContent, new URL(next.href).pathname]).to.deep.equal(["Continue", "/"]);
+    [...page.host.querySelectorAll<HTMLButtonElement>("button")].find((b) => b.textContent === "Sign out")!.click();
+    // Signed out, the form is back.
+    await until(() => page.q("input[name=password]"));
+    expect(await page.app.getUser()).to.equal(null);
+  });
+
   it("hides the sign-up link when the project does not allow sign-up", async () => {
     const project = await createProject({ configOverride: { "auth.allowSignUp": false } });
     const { q, host } = await mount(project, "<auth-sign-in></auth-sign-in>");

@@ -1,9 +1,9 @@
-import { KnownError, signInWithPasskey, type ClientApp, type Loadable, type Project } from "@latchkey/core";
+import { KnownError, signInWithPasskey, type ClientApp, type CurrentUser, type Loadable, type Project } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
 import { field, formError, formValues, submit } from "../base/forms.js";
-import { carryReturnTarget } from "../base/navigation.js";
+import { carryReturnTarget, pageParam } from "../base/navigation.js";
 import { projectGate } from "../base/project-gate.js";
 import { oauthButtons } from "../base/provider-names.js";
 import { msg, str } from "../base/i18n.js";
@@ -44,6 +44,7 @@ export class AuthSignInElement extends AuthElement {
   declare busy: boolean;
   declare error: ShownError | null;
   private readonly project = this.watch((app) => app.$project);
+  private readonly user = this.watch((app) => app.$user);
 
   constructor() {
     super();
@@ -53,7 +54,20 @@ export class AuthSignInElement extends AuthElement {
   }
 
   protected override render(): TemplateResult {
+    const user = this.user() as Loadable<CurrentUser | null> | undefined;
+    // Someone already signed in sees who, with a way on and a way out, not a form that would sign in again.
+    if (user?.status === "ready" && user.value && !this.busy) return html`<div class="lk-card" part="card">${this.renderSignedIn(user.value)}</div>`;
     return html`<div class="lk-card" part="card">${projectGate(this.project() as Loadable<Project> | undefined, (project) => this.renderReady(project))}</div>`;
+  }
+
+  private renderSignedIn(user: CurrentUser): TemplateResult {
+    const who = user.primaryEmail ?? user.displayName ?? "";
+    return html`<h2 tabindex="-1">${msg("Sign in")}</h2>
+      <p role="status">${msg(str`You are signed in as ${who}.`)}</p>
+      <div class="lk-stack">
+        <a class="lk-button lk-primary" part="submit" href=${continueTarget(this.app!.urls.afterSignIn)}>${msg("Continue")}</a>
+        <button type="button" part="button" @click=${() => void this.app!.signOut({ redirectUrl: location.href })}>${msg("Sign out")}</button>
+      </div>`;
   }
 
   private renderReady(project: Project): TemplateResult {
@@ -189,4 +203,15 @@ async function startPasskeyAutofill(app: ClientApp, noRedirect: boolean) {
   const available = await globalThis.PublicKeyCredential?.isConditionalMediationAvailable?.().catch(() => false);
   if (!available) return null;
   return signInWithPasskey(app, { autofill: true, noRedirect }).catch(() => null);
+}
+
+/** Where "Continue" goes: the page's `after_auth_return_to` when it is on this origin, else after-sign-in. */
+function continueTarget(afterSignIn: string): string {
+  const target = pageParam("after_auth_return_to");
+  if (!target) return afterSignIn;
+  try {
+    return new URL(target, location.href).origin === location.origin ? target : afterSignIn;
+  } catch {
+    return afterSignIn;
+  }
 }
