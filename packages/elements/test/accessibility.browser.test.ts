@@ -44,6 +44,22 @@ describe("accessibility (axe)", () => {
     });
   }
 
+  // Issue 16 §2: a brand colour must not break contrast: text on it and links in it adapt to its luminance.
+  for (const theme of ["light", "dark"]) {
+    for (const [name, brand, rgb] of [["indigo", "#4f46e5", "rgb(79, 70, 229)"], ["rose", "#e11d48", "rgb(225, 29, 72)"], ["amber", "#f59e0b", "rgb(245, 158, 11)"]]) {
+      it(`keeps WCAG AA contrast with an ${name} brand colour (${theme})`, async () => {
+        const project = await createProject({ configOverride: { "auth.otp.allowSignIn": true } });
+        const page = await mount(project, "<auth-sign-in></auth-sign-in><auth-sign-up></auth-sign-up>");
+        page.host.setAttribute("theme", theme);
+        page.host.style.setProperty("--auth-color-primary", brand!);
+        await until(() => page.q("auth-sign-in input[name=password]") && page.q("auth-sign-up input[name=password]"));
+        expect(await axe(page.host)).to.deep.equal([]);
+        // The submit button really is in the brand colour (the check is not passing on a fallback).
+        expect(getComputedStyle(page.q("auth-sign-in button[type=submit]")).backgroundColor).to.equal(rgb);
+      });
+    }
+  }
+
   for (const theme of ["light", "dark"]) {
     it(`finds no violations on the link pages and the handler's error page (${theme})`, async () => {
       const project = await createProject({ email: true });

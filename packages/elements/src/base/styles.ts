@@ -8,8 +8,23 @@
  * rules after it style the widgets on the same ground on every page. Theme through the --auth-* custom properties; dark follows prefers-color-scheme unless
  * `theme="light"|"dark"` is set on the element or an `<auth-app>` above it.
  */
-const LIGHT = "--lk-bg:var(--auth-color-background,#fff);--lk-fg:var(--auth-color-text,#111827);--lk-muted:var(--auth-color-muted,#4b5563);--lk-border:var(--auth-color-border,#8a93a2);--lk-primary:var(--auth-color-primary,#1d4ed8);--lk-on-primary:var(--auth-color-primary-text,#fff);--lk-error:var(--auth-color-error,#b91c1c);--lk-subtle:#f3f4f6";
-const DARK = "--lk-bg:var(--auth-color-background,#111827);--lk-fg:var(--auth-color-text,#f3f4f6);--lk-muted:var(--auth-color-muted,#b6bcc6);--lk-border:var(--auth-color-border,#6b7280);--lk-primary:var(--auth-color-primary,#93c5fd);--lk-on-primary:var(--auth-color-primary-text,#0b1220);--lk-error:var(--auth-color-error,#fca5a5);--lk-subtle:#1f2937";
+/** WCAG relative luminance of the colour being edited, in a relative colour's srgb-linear channels. */
+const Y = "(0.2126 * r + 0.7152 * g + 0.0722 * b)";
+const grey = (value: string) => `color(from var(--lk-primary) srgb-linear calc(${value}) calc(${value}) calc(${value}))`;
+/**
+ * Text on the brand colour: white on a dark brand colour, black on a light one, decided by the colour's
+ * luminance (0.179 is where both reach the same contrast), so any brand colour meets WCAG AA (≥ 4.5:1).
+ * `--auth-color-on-primary` (or the older `--auth-color-primary-text`) sets it outright.
+ */
+const ON_PRIMARY = `var(--auth-color-on-primary,var(--auth-color-primary-text,${grey(`clamp(0, (0.179 - ${Y}) * 1000, 1)`)}))`;
+/** Links in the brand colour on the light background: darkened (same hue) until luminance ≤ 0.175 (≥ 4.5:1 on white). */
+const LINK_ON_LIGHT = `color(from var(--lk-primary) srgb-linear calc(r * min(1, 0.175 / max(${Y}, 0.0001))) calc(g * min(1, 0.175 / max(${Y}, 0.0001))) calc(b * min(1, 0.175 / max(${Y}, 0.0001))))`;
+/** …and on the dark background: lightened towards white until luminance ≥ 0.235 (≥ 4.5:1 on #111827). */
+const lighten = (channel: string) => `calc(${channel} + max(0, (0.235 - ${Y}) / max(1 - ${Y}, 0.0001)) * (1 - ${channel}))`;
+const LINK_ON_DARK = `color(from var(--lk-primary) srgb-linear ${lighten("r")} ${lighten("g")} ${lighten("b")})`;
+
+const LIGHT = `--lk-bg:var(--auth-color-background,#fff);--lk-fg:var(--auth-color-text,#111827);--lk-muted:var(--auth-color-muted,#4b5563);--lk-border:var(--auth-color-border,#8a93a2);--lk-primary:var(--auth-color-primary,#1d4ed8);--lk-on-primary:${ON_PRIMARY};--lk-link:var(--auth-color-link,${LINK_ON_LIGHT});--lk-error:var(--auth-color-error,#b91c1c);--lk-subtle:#f3f4f6`;
+const DARK = `--lk-bg:var(--auth-color-background,#111827);--lk-fg:var(--auth-color-text,#f3f4f6);--lk-muted:var(--auth-color-muted,#b6bcc6);--lk-border:var(--auth-color-border,#6b7280);--lk-primary:var(--auth-color-primary,#93c5fd);--lk-on-primary:${ON_PRIMARY};--lk-link:var(--auth-color-link,${LINK_ON_DARK});--lk-error:var(--auth-color-error,#fca5a5);--lk-subtle:#1f2937`;
 const HOSTS = ":where(.lk)";
 
 export const css = `
@@ -34,8 +49,8 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk button[type=submit],.lk-primary){background:var(--lk-primary);border-color:var(--lk-primary);color:var(--lk-on-primary)}
 :where(.lk button:disabled){opacity:.7;cursor:progress}
 :where(.lk :focus-visible){outline:2px solid var(--lk-primary);outline-offset:2px}
-:where(.lk a:not(.lk-button)){color:var(--lk-primary)}
-:where(.lk-link){background:none!important;border:0!important;padding:0!important;color:var(--lk-primary)!important;font-weight:400!important;text-decoration:underline}
+:where(.lk a:not(.lk-button)){color:var(--lk-link)}
+:where(.lk-link){background:none!important;border:0!important;padding:0!important;color:var(--lk-link)!important;font-weight:400!important;text-decoration:underline}
 :where(.lk-link,.lk-footer a){display:inline-block;min-height:24px;line-height:24px}
 :where(.lk-error){color:var(--lk-error);margin:0;font-size:.93em}
 :where(.lk-alert){color:var(--lk-error);border:1px solid var(--lk-error);border-radius:var(--lk-r);padding:.5rem .75rem;margin:0}

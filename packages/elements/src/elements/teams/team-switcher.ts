@@ -47,7 +47,7 @@ export class AuthTeamSwitcherElement extends AuthElement {
 :where(.lk-ts [role=option].lk-active){background:var(--lk-subtle);outline:2px solid var(--lk-primary);outline-offset:-2px}
 :where(.lk-ts [role=option][aria-selected=true]){font-weight:600}
 :where(.lk-ts [role=option][aria-selected=true])::after{content:"✓";margin-inline-start:auto}
-:where(.lk-ts .lk-ts-create){border-top:1px solid var(--lk-border);color:var(--lk-primary)}`;
+:where(.lk-ts .lk-ts-create){border-top:1px solid var(--lk-border);color:var(--lk-link)}`;
 
   declare allowCreate: boolean;
   declare open: boolean;
