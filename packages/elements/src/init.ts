@@ -1,9 +1,12 @@
 import { createClientApp, type ClientApp, type ClientAppOptions } from "@latchkey/core";
 import { setDefaultApp } from "./base/app-registry.js";
-import { setLocale, setLocalesUrl } from "./base/i18n.js";
+import { setLocale, setLocalesUrl, startingLocale } from "./base/i18n.js";
 
 export interface InitOptions extends ClientAppOptions {
-  /** The elements' language (see `LOCALES`); default: the page's `<html lang>`, else English. */
+  /**
+   * The elements' language (see `LOCALES`). A person's own choice (`setLocale(tag, { remember: true })`) wins;
+   * without one: this, else the page's `<html lang>`, else the browser's languages, else English.
+   */
   locale?: string;
   /** Where the `<locale>.json` message files are; default: `locales/` next to the bundle. */
   localesUrl?: string;
@@ -15,6 +18,6 @@ export function init(options: InitOptions): ClientApp {
   if (localesUrl) setLocalesUrl(localesUrl);
   const app = createClientApp(appOptions);
   setDefaultApp(app);
-  void setLocale(locale ?? document.documentElement.lang);
+  void setLocale(startingLocale(locale));
   return app;
 }

@@ -1,5 +1,6 @@
 import { expect } from "@esm-bundle/chai";
 import { getLocale, setLocale } from "../src/index.js";
+import { startingLocale } from "../src/base/i18n.js";
 import { createProject, createUser, uniqueEmail } from "./support/harness.js";
 import { alerts, fill, mount, unmountAll, until } from "./support/mount.js";
 
@@ -7,6 +8,30 @@ describe("localisation", () => {
   afterEach(async () => {
     unmountAll();
     await setLocale("en");
+  });
+
+  it("starts in the person's remembered choice, else the app's, the page's, then the browser's first shipped language", async () => {
+    localStorage.removeItem("latchkey:locale");
+    const lang = document.documentElement.lang;
+    const languages = Object.getOwnPropertyDescriptor(Navigator.prototype, "languages")!;
+    try {
+      document.documentElement.lang = "";
+      Object.defineProperty(navigator, "languages", { configurable: true, get: () => ["sv-SE", "ja-JP", "fr"] });
+      expect(startingLocale()).to.equal("ja");
+      document.documentElement.lang = "nl";
+      expect(startingLocale()).to.equal("nl");
+      expect(startingLocale("es-MX")).to.equal("es");
+      // A language picker's choice, remembered for the next pages, wins over all of them.
+      await setLocale("pt", { remember: true });
+      expect(getLocale()).to.equal("pt-BR");
+      expect(localStorage.getItem("latchkey:locale")).to.equal("pt-BR");
+      expect(startingLocale("es-MX")).to.equal("pt-BR");
+    } finally {
+      localStorage.removeItem("latchkey:locale");
+      document.documentElement.lang = lang;
+      delete (navigator as { languages?: unknown }).languages;
+      Object.defineProperty(Navigator.prototype, "languages", languages);
+    }
   });
 
   it("switches the elements' language at runtime by the <auth-app locale> attribute, errors included", async () => {

@@ -44,19 +44,55 @@ const localization = configureLocalization({ sourceLocale: "en", targetLocales: 
 
 export const getLocale = localization.getLocale;
 
-/** The shipped locale closest to a language tag: exact, else by language (`pt` → `pt-BR`, `de-AT` → `de`), else English. */
-export function matchLocale(tag: string | null | undefined): Locale {
-  if (!tag) return "en";
+/** The shipped locale closest to a language tag: exact, else by language (`pt` → `pt-BR`, `de-AT` → `de`), else none. */
+function supportedLocale(tag: string | null | undefined): Locale | undefined {
+  if (!tag) return undefined;
   const lower = tag.toLowerCase();
   const exact = LOCALES.find((l) => l.toLowerCase() === lower);
   if (exact) return exact;
   const language = lower.split("-")[0];
-  return LOCALES.find((l) => l.toLowerCase().split("-")[0] === language) ?? "en";
+  return LOCALES.find((l) => l.toLowerCase().split("-")[0] === language);
 }
 
-/** Switches every element on the page to `tag`'s closest shipped locale; resolves once its messages are in. */
-export function setLocale(tag: string): Promise<void> {
-  return localization.setLocale(matchLocale(tag));
+/** The shipped locale closest to a language tag, else English. */
+export function matchLocale(tag: string | null | undefined): Locale {
+  return supportedLocale(tag) ?? "en";
+}
+
+/** Where a person's own choice of language is kept, for every page of the site. */
+const CHOICE_KEY = "latchkey:locale";
+
+function storage(): Storage | undefined {
+  try {
+    return globalThis.localStorage;
+  } catch {
+    return undefined; // storage blocked (privacy settings, sandboxed frames)
+  }
+}
+
+/**
+ * Switches every element on the page to `tag`'s closest shipped locale; resolves once its messages are in.
+ * `{ remember: true }` (a language picker's choice) keeps it for the next pages: it then wins over the page's
+ * and the browser's languages.
+ */
+export function setLocale(tag: string, options: { remember?: boolean } = {}): Promise<void> {
+  const locale = matchLocale(tag);
+  if (options.remember) storage()?.setItem(CHOICE_KEY, locale);
+  return localization.setLocale(locale);
+}
+
+/**
+ * The language to start in: the person's remembered choice, else the one the app names, else the page's
+ * `<html lang>`, else the first of the browser's languages (`navigator.languages`) that is shipped, else English.
+ */
+export function startingLocale(appChoice?: string): Locale {
+  const remembered = supportedLocale(storage()?.getItem(CHOICE_KEY));
+  if (remembered) return remembered;
+  for (const tag of [appChoice, globalThis.document?.documentElement.lang, ...(globalThis.navigator?.languages ?? [])]) {
+    const locale = supportedLocale(tag);
+    if (locale) return locale;
+  }
+  return "en";
 }
 
 export function isRightToLeft(locale: string = getLocale()): boolean {

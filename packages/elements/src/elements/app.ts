@@ -1,6 +1,6 @@
 import { createClientApp, type ClientApp } from "@latchkey/core";
 import { ReactiveHTMLElement, type Changed } from "../base/reactive-element.js";
-import { setLocale } from "../base/i18n.js";
+import { setLocale, startingLocale } from "../base/i18n.js";
 import { announceAppChange, type AppHost } from "../base/app-registry.js";
 
 /**
@@ -56,7 +56,7 @@ export class AuthAppElement extends ReactiveHTMLElement implements AppHost {
   }
 
   protected override updated(changed: Changed): void {
-    if (changed.has("locale") && this.locale) void setLocale(this.locale);
+    if (changed.has("locale") && this.locale) void setLocale(startingLocale(this.locale));
     announceAppChange();
   }
 }
