@@ -1,6 +1,6 @@
 import type { CachedStore, ClientApp, CurrentUser, Project, Team } from "@latchkey/core";
 import { useStore } from "@nanostores/react";
-import { useContext } from "react";
+import { useContext, useEffect } from "react";
 import { AppContext } from "./app-context.js";
 
 /** The app of the nearest `AuthProvider`. Throws when there is none: a hook without an app is a wiring mistake. */
@@ -22,8 +22,20 @@ export function useApp(): ClientApp {
  * return user ? `Hello ${user.displayName}` : "Signed out";
  * ```
  */
-export function useUser(): CurrentUser | null | undefined {
-  return useLoaded(useApp().$user);
+export function useUser(options?: { or?: "return-null" }): CurrentUser | null | undefined;
+export function useUser(options: { or: "redirect" | "throw" }): CurrentUser | undefined;
+export function useUser(options: { or?: "redirect" | "throw" | "return-null" } = {}): CurrentUser | null | undefined {
+  const app = useApp();
+  const user = useLoaded(app.$user);
+  const signedOut = user === null;
+  // As the protocol's client does: `redirect` sends a signed-out visitor to sign-in (and reports "loading"
+  // meanwhile), `throw` makes being signed out an error for the nearest error boundary.
+  useEffect(() => {
+    if (signedOut && options.or === "redirect") void app.redirectToSignIn({ replace: true });
+  }, [app, signedOut, options.or]);
+  if (signedOut && options.or === "redirect") return undefined;
+  if (signedOut && options.or === "throw") throw new Error("useUser({ or: \"throw\" }): nobody is signed in.");
+  return user;
 }
 
 /** The signed-in user's teams (empty when signed out); `undefined` while loading; a failed load throws. */
@@ -42,3 +54,38 @@ function useLoaded<T>(store: CachedStore<T>): T | undefined {
   if (state.status === "error") throw state.error;
   return state.status === "ready" ? state.value : undefined;
 }
+
+/** What `useAuth()` tells a component about the session, Clerk-style. */
+export interface AuthState {
+  /** Whether the user is known yet (false on the server and during the first load). */
+  isLoaded: boolean;
+  isSignedIn: boolean;
+  user: CurrentUser | null;
+  /** Why the user could not be loaded (e.g. the server is unreachable); the tree keeps rendering. */
+  error: unknown;
+  /** A valid access token for calling the app's own API, refreshed when needed; null when signed out. */
+  getToken(): Promise<string | null>;
+  /** `{ "x-stack-auth": … }`, the header a server-side app reads the session from (`requestTokenStore`). */
+  getAuthHeaders(): Promise<Record<string, string>>;
+}
+
+/** The session as state, never by throwing: loading, signed in or out, and a load error as a value. */
+export function useAuth(): AuthState {
+  const app = useApp();
+  const state = useStore(app.$user);
+  const user = state.status === "ready" ? state.value : null;
+  return {
+    isLoaded: state.status === "ready",
+    isSignedIn: user !== null,
+    user,
+    error: state.status === "error" ? state.error : null,
+    getToken: async () => (await app.session.getTokens(ACCESS_TOKEN_MIN_VALIDITY_MS))?.accessToken ?? null,
+    getAuthHeaders: async () => {
+      const tokens = await app.session.getTokens(ACCESS_TOKEN_MIN_VALIDITY_MS);
+      return { "x-stack-auth": JSON.stringify({ accessToken: tokens?.accessToken ?? null, refreshToken: tokens?.refreshToken ?? null }) };
+    },
+  };
+}
+
+/** How long a token handed to the app's own API must stay valid. */
+const ACCESS_TOKEN_MIN_VALIDITY_MS = 20_000;

@@ -47,5 +47,6 @@ export {
   type SignedInDetail,
 } from "./components.js";
 export { AuthProvider, type AuthProviderProps, type AuthProviderWithApp, type AuthProviderWithOptions } from "./auth-provider.js";
-export { useApp, useProject, useTeams, useUser } from "./hooks.js";
+export { useApp, useAuth, useProject, useTeams, useUser, type AuthState } from "./hooks.js";
+export { RedirectToSignIn, SignedIn, SignedOut } from "./control.js";
 export { AppContext } from "./app-context.js";

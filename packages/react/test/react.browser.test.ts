@@ -1,8 +1,8 @@
 import { expect } from "@esm-bundle/chai";
-import { createClientApp } from "@latchkey/core";
+import { createClientApp, systemClock, tokensOfRequest } from "@latchkey/core";
 import { sendKeys } from "@web/test-runner-commands";
 import { createElement as h, type ReactNode } from "react";
-import { AuthProvider, AuthSignIn, AuthUserButton, useApp, useProject, useUser, type SignedInDetail } from "../src/index.js";
+import { AuthProvider, AuthSignIn, AuthUserButton, SignedIn, SignedOut, useApp, useAuth, useProject, useUser, type AuthState, type SignedInDetail } from "../src/index.js";
 import { createProject, createUser, uniqueEmail, type BrowserTestProject } from "../../elements/test/support/harness.js";
 import { render, textOf, waitFor, type Rendered } from "./support/render.js";
 
@@ -112,6 +112,69 @@ describe("@latchkey/react", () => {
     await waitFor("the signed-out status", () => textOf(container.querySelector("#status")) === "Signed out");
     expect(signedOut).to.equal(1);
     expect(visited).to.deep.equal(["/"]);
+  });
+
+  it("offers the Clerk- and Stack-style API: SignedIn/SignedOut, useAuth's token and headers, useUser's or", async () => {
+    const visited: string[] = [];
+    const app = createClientApp({
+      projectId: project.projectId,
+      publishableClientKey: project.publishableClientKey,
+      baseUrl: project.baseUrl,
+      tokenStore: "memory",
+      navigate: (url) => void visited.push(url),
+    });
+    const auth: { current?: AuthState } = {};
+    function Probe(): ReactNode {
+      auth.current = useAuth();
+      return h("p", { id: "auth" }, auth.current.isLoaded ? (auth.current.isSignedIn ? "in" : "out") : "loading");
+    }
+    function MustBeSignedIn(): ReactNode {
+      const user = useUser({ or: "redirect" });
+      return h("p", { id: "redirecting" }, user ? user.displayName : "redirecting");
+    }
+    rendered = render(
+      h(
+        AuthProvider,
+        { app },
+        h(Probe),
+        h(SignedIn, null, h("p", { id: "signed-in" }, "members only")),
+        h(SignedOut, null, h("p", { id: "signed-out" }, "please sign in"), h(MustBeSignedIn)),
+      ),
+    );
+    const { container } = rendered;
+    await waitFor("the signed-out part", () => container.querySelector("#signed-out"));
+    expect(container.querySelector("#signed-in")).to.equal(null);
+    expect(textOf(container.querySelector("#redirecting"))).to.equal("redirecting");
+    await waitFor("the redirect to sign-in", () => visited.length === 1);
+    expect(new URL(visited[0]!, location.href).pathname).to.equal("/handler/sign-in");
+    expect(await auth.current!.getToken()).to.equal(null);
+
+    await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+    await waitFor("the signed-in part", () => container.querySelector("#signed-in"));
+    expect(container.querySelector("#signed-out")).to.equal(null);
+    expect(textOf(container.querySelector("#auth"))).to.equal("in");
+    // The token calls the app's API as this user; the headers carry the session for a server-side app.
+    const token = (await auth.current!.getToken())!;
+    const me = await fetch(`${project.baseUrl}/api/v1/users/me`, {
+      headers: { "x-stack-project-id": project.projectId, "x-stack-access-type": "client", "x-stack-publishable-client-key": project.publishableClientKey, "x-stack-access-token": token },
+    });
+    expect(((await me.json()) as { id: string }).id).to.equal(userId);
+    const headers = await auth.current!.getAuthHeaders();
+    expect(tokensOfRequest(project.projectId, { headers: new Headers(headers) })).to.deep.equal({ accessToken: token, refreshToken: app.session.peek().refreshToken });
+  });
+
+  it("reports an unreachable server as state, without taking the tree down", async () => {
+    // Nothing listens on port 9; the retries' backoff is skipped (the app's clock sleeps no time).
+    const clock = { ...systemClock, sleep: async () => {} };
+    const app = createClientApp({ projectId: project.projectId, publishableClientKey: project.publishableClientKey, baseUrl: "http://127.0.0.1:9", tokenStore: "memory", isOnline: () => true, clock });
+    // Signed in (a stored session), so the user must be fetched from the server that cannot be reached.
+    app.session.signIn({ accessToken: "not-a-token", refreshToken: "a-refresh-token" });
+    function Probe(): ReactNode {
+      const { isLoaded, error } = useAuth();
+      return h("p", { id: "state" }, isLoaded ? "loaded" : error ? "server unreachable" : "loading");
+    }
+    rendered = render(h(AuthProvider, { app }, h(Probe)));
+    await waitFor("the error as state", () => textOf(rendered!.container.querySelector("#state")) === "server unreachable", 20_000);
   });
 
   it("tells a developer who forgot the provider what is missing", async () => {
