@@ -34,6 +34,19 @@ async function typeInto(input: HTMLInputElement, text: string): Promise<void> {
   await sendKeys({ type: text });
 }
 
+/** An app of the project whose redirects are recorded instead of leaving the test page. */
+function recordingApp(project: BrowserTestProject) {
+  const visited: string[] = [];
+  const app = createClientApp({
+    projectId: project.projectId,
+    publishableClientKey: project.publishableClientKey,
+    baseUrl: project.baseUrl,
+    tokenStore: "memory",
+    navigate: (url) => void visited.push(url),
+  });
+  return { app, visited };
+}
+
 describe("@latchkey/react", () => {
   let project: BrowserTestProject;
   let email: string;
@@ -80,15 +93,8 @@ describe("@latchkey/react", () => {
   });
 
   it("shares one session between hooks and elements when given an app, themes them, and signs out through AuthUserButton", async () => {
-    const visited: string[] = [];
     // The sign-out redirect is recorded instead of leaving the test page.
-    const app = createClientApp({
-      projectId: project.projectId,
-      publishableClientKey: project.publishableClientKey,
-      baseUrl: project.baseUrl,
-      tokenStore: "memory",
-      navigate: (url) => void visited.push(url),
-    });
+    const { app, visited } = recordingApp(project);
     await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
     let signedOut = 0;
 
@@ -115,14 +121,7 @@ describe("@latchkey/react", () => {
   });
 
   it("offers the Clerk- and Stack-style API: SignedIn/SignedOut, useAuth's token and headers, useUser's or", async () => {
-    const visited: string[] = [];
-    const app = createClientApp({
-      projectId: project.projectId,
-      publishableClientKey: project.publishableClientKey,
-      baseUrl: project.baseUrl,
-      tokenStore: "memory",
-      navigate: (url) => void visited.push(url),
-    });
+    const { app, visited } = recordingApp(project);
     const auth: { current?: AuthState } = {};
     function Probe(): ReactNode {
       auth.current = useAuth();
