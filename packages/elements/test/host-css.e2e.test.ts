@@ -155,3 +155,38 @@ describe("the script-tag bundles the server serves (issue 16 §5)", () => {
     }
   });
 });
+
+describe("on a phone (issue 16 §2)", () => {
+  it("no widget widens a 360 px page, even with a long email and team name", async () => {
+    const project = await demoProject({
+      "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+      "teams.createPersonalTeamOnSignUp": true,
+    });
+    const email = `${"a-very-long-local-part-of-an-address".repeat(2)}-${crypto.randomUUID().slice(0, 8)}@example-organisation.com`;
+    await createUserWithPassword(project, email, PASSWORD);
+    for (const widget of WIDGETS) {
+      const context = await browser.newContext({ viewport: { width: 360, height: 740 }, deviceScaleFactor: 1 });
+      try {
+        const page = await context.newPage();
+        const url = `${server.url}/phone-test/${encodeURIComponent(widget.name)}`;
+        await page.route(url, (route) =>
+          route.fulfill({
+            contentType: "text/html",
+            body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<script src="/demo/latchkey.iife.js"></script>
+<script>window.app = Latchkey.init({ projectId: ${JSON.stringify(project.projectId)}, publishableClientKey: ${JSON.stringify(project.publishableClientKey)}, baseUrl: location.origin });</script>
+</head><body style="margin:0">${widget.markup.replace("<auth-team-switcher>", "<auth-user-button show-name></auth-user-button><auth-team-switcher>")}</body></html>`,
+          }),
+        );
+        await page.goto(url);
+        if (widget.signedIn) await page.evaluate(({ email, password }) => (window as any).app.signInWithCredential({ email, password, noRedirect: true }), { email, password: PASSWORD });
+        await widget.ready(page);
+        await page.waitForLoadState("networkidle");
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width, `${widget.name} at 360 px`).toBeLessThanOrEqual(360);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+});

@@ -40,8 +40,8 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk h2){font-size:1.4em;margin:0 0 var(--lk-s)}
 :where(.lk h2:focus){outline:none}
 :where(.lk p){margin:0 0 var(--lk-s)}
-:where(.lk form,.lk-stack){display:grid;gap:calc(var(--lk-s)*.75)}
-:where(.lk label){display:grid;gap:.25rem;font-weight:500}
+:where(.lk form,.lk-stack){display:grid;grid-template-columns:minmax(0,1fr);gap:calc(var(--lk-s)*.75)}
+:where(.lk label){display:grid;grid-template-columns:minmax(0,1fr);gap:.25rem;font-weight:500}
 :where(.lk input){font:inherit;color:var(--lk-fg);background:var(--lk-bg);padding:.55rem .7rem;border:1px solid var(--lk-border);border-radius:var(--lk-r)}
 :where(.lk input[aria-invalid=true]){border-color:var(--lk-error)}
 :where(.lk button,.lk-button){font:inherit;font-weight:600;cursor:pointer;padding:.6rem 1rem;border-radius:var(--lk-r);border:1px solid var(--lk-border);background:var(--lk-bg);color:var(--lk-fg);text-align:center;text-decoration:none}

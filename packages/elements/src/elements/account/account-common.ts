@@ -6,7 +6,7 @@ import { getLocale, msg } from "../../base/i18n.js";
 export const accountCss = `
 :where(.lk-section){max-width:40rem;background:var(--lk-bg)}
 :where(.lk-section h3){font-size:1.1em;margin:0 0 calc(var(--lk-s)*.5)}
-:where(.lk-list){list-style:none;margin:0 0 var(--lk-s);padding:0;display:grid;gap:.5rem}
+:where(.lk-list){list-style:none;margin:0 0 var(--lk-s);padding:0;display:grid;grid-template-columns:minmax(0,1fr);gap:.5rem}
 :where(.lk-list>li){display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;padding:.5rem .75rem;border:1px solid var(--lk-border);border-radius:var(--lk-r)}
 :where(.lk-grow){flex:1;min-width:10rem;overflow-wrap:anywhere}
 :where(.lk-badge){display:inline-block;font-size:.8em;padding:0 .5rem;border-radius:999px;border:1px solid var(--lk-border);color:var(--lk-fg);background:var(--lk-subtle)}

@@ -31,7 +31,7 @@ import { accountCss } from "./account-common.js";
  */
 export class AuthAccountSettingsElement extends AuthElement {
   static override css = `${accountCss}
-:where(.lk-account){max-width:40rem;margin:0 auto;background:var(--lk-bg);padding:calc(var(--lk-s)*1.5);border:1px solid var(--lk-border);border-radius:var(--lk-r);display:grid;gap:calc(var(--lk-s)*1.5)}
+:where(.lk-account){max-width:40rem;margin:0 auto;background:var(--lk-bg);padding:calc(var(--lk-s)*1.5);border:1px solid var(--lk-border);border-radius:var(--lk-r);display:grid;grid-template-columns:minmax(0,1fr);gap:calc(var(--lk-s)*1.5)}
 :where(.lk-account>section){padding-top:var(--lk-s);border-top:1px solid var(--lk-border)}
 `;
   static override properties = {
