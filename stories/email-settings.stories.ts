@@ -60,7 +60,7 @@ export const AddressTaken: Story = {
     await expectLoaded(canvas);
     await fill(canvas, { "Add an email address": "babbage@example.com" });
     await press(canvas, "Add email");
-    await expectAlert(canvas, "Another account already signs in with this email.");
+    await expectAlert(canvas, "This email address cannot be used for signing in here. Try another address or another way to sign in.");
   },
 };
 

@@ -210,6 +210,18 @@ describe("<auth-email-settings>", () => {
     expect(alerts(page.host)).to.deep.equal(["Enter a valid email address."]);
     expect(page.q("auth-email-settings input[name=email]").getAttribute("aria-invalid")).to.equal("true");
   });
+
+  it("refuses another account's sign-in address without saying that the account exists", async () => {
+    const project = await createProject();
+    const someoneElse = uniqueEmail("other");
+    await createUser(project, { email: someoneElse, password: PASSWORD });
+    const page = await signedIn(project, "<auth-email-settings></auth-email-settings>");
+    fill(await until(() => page.q<HTMLInputElement>("auth-email-settings input[name=email]")), someoneElse);
+    page.q<HTMLButtonElement>("auth-email-settings button[type=submit]").click();
+    await until(() => alerts(page.host).length > 0);
+    expect(alerts(page.host)).to.deep.equal(["This email address cannot be used for signing in here. Try another address or another way to sign in."]);
+    expect(alerts(page.host)[0]).to.not.match(/account/i);
+  });
 });
 
 describe("<auth-password-settings>", () => {

@@ -26,8 +26,9 @@ function known(code: string): ShownError | undefined {
       return { field: "password", message: msg("The password is too long.") };
     case "PASSWORD_CONFIRMATION_MISMATCH":
       return { field: "form", message: msg("The current password is wrong.") };
+    // Neutral on purpose: saying that another account has this address would tell anyone who has an account.
     case "CONTACT_CHANNEL_ALREADY_USED_FOR_AUTH_BY_SOMEONE_ELSE":
-      return { field: "email", message: msg("Another account already signs in with this email.") };
+      return { field: "email", message: msg("This email address cannot be used for signing in here. Try another address or another way to sign in.") };
     case "SIGN_UP_NOT_ENABLED":
       return { field: "form", message: msg("New accounts cannot be created here.") };
     case "PASSWORD_AUTHENTICATION_NOT_ENABLED":
