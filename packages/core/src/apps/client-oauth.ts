@@ -1,5 +1,6 @@
 import type { AuthorizationCodeTokenResponse, OAuthProviderClientRead } from "@latchkey/protocol/schemas";
 import { ACCESS_TOKEN_FRESHNESS_MILLIS, OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS, oauthVerifierCookieName } from "../constants.js";
+import { readAccessToken } from "../session/access-token.js";
 import { documentCookieJar } from "../token-stores/cookie-jar.js";
 import type { AppContext } from "./app-context.js";
 import type { RedirectOptions, SignInResult } from "./client-auth-actions.js";
@@ -121,7 +122,8 @@ export function clientOAuthActions(
         session: null,
       });
       const returnTo = json.after_callback_redirect_url && sameOrigin(json.after_callback_redirect_url, current) ? json.after_callback_redirect_url : null;
-      const userId = decodeSubject(json.access_token);
+      // Decoded only: the server just issued it.
+      const userId = readAccessToken(json.access_token)?.userId ?? "";
       return completeSignIn({ access_token: json.access_token, refresh_token: json.refresh_token, user_id: userId, is_new_user: json.is_new_user }, { ...options, returnTo });
     },
 
@@ -188,13 +190,6 @@ function sameOrigin(url: string, current: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The user id of an access token (its `sub`); decoded only, the server verified it. */
-function decodeSubject(accessToken: string): string {
-  const payload = accessToken.split(".")[1] ?? "";
-  const json = JSON.parse(atob(payload.replace(/-/g, "+").replace(/_/g, "/")));
-  return String(json.sub);
 }
 
 function randomBase64Url(bytes: number): string {

@@ -3,18 +3,15 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownError, KnownErrors } from "@latchkey/protocol/errors";
 import { oauthAuthorizeJsonResponse, oauthAuthorizeQuery } from "@latchkey/protocol/schemas";
-import { PUBLIC_CLIENT_SECRET } from "@latchkey/protocol/dialects";
 import { z } from "zod";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import { isUrlTrustedByProject } from "../config/trusted-domains.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
-import { isKeyAllowedInThisMode } from "../env.js";
-import { keylessClientAllowed } from "../http/auth.js";
 import type { AppEnv } from "../http/context.js";
+import { oauthClientProject } from "../http/oauth-client.js";
 import { defineRoute } from "../http/route.js";
 import { ProviderCallbackError } from "../oauth/inner-client.js";
 import { findProjectProvider, providerCallbackUrl, providerClient } from "../oauth/project-providers.js";
-import { findProjectCheckingKey } from "../services/api-keys.js";
 import { consumeOuterState, createAuthorizationCode, createOuterState, pkceChallengeOf } from "../services/oauth-flow-records.js";
 import { applyProviderAnswer } from "../services/oauth-sign-in.js";
 import { getProject } from "../services/projects.js";
@@ -49,24 +46,18 @@ export const oauthFlowRoutes = [
       KnownErrors.RedirectUrlNotWhitelisted,
     ],
     handler: async (c, { params, query }) => {
-      const { db, env, caches } = c.get("deps");
-      const [projectId = "", branchId = "main", ...rest] = query.client_id.split("#");
-      const keyless = query.client_secret === PUBLIC_CLIENT_SECRET;
-      const found =
-        rest.length === 0 && branchId === "main"
-          ? await findProjectCheckingKey(db, caches, projectId, keyless ? undefined : { kind: "publishableClientKey", key: query.client_secret })
-          : undefined;
-      if (!found) throw new KnownErrors.InvalidOAuthClientIdOrSecret(query.client_id);
-      const project = found.project;
-      const keyAccepted = keyless ? keylessClientAllowed("2.8.108", project) : found.keyValid && isKeyAllowedInThisMode(env, query.client_secret);
-      if (!keyAccepted) throw new KnownErrors.InvalidPublishableClientKey(project.id);
+      const { db, env } = c.get("deps");
+      const client = await oauthClientProject(c, query.client_id, query.client_secret);
+      if (!client) throw new KnownErrors.InvalidOAuthClientIdOrSecret(query.client_id);
+      const { project } = client;
+      if (!client.keyAccepted) throw new KnownErrors.InvalidPublishableClientKey(project.id);
 
       const config = renderProjectConfig(project.config_override as ConfigObject);
       const provider = findProjectProvider(config, params.provider_id);
       const usable = provider && (query.type === "link" ? provider.allowConnectedAccounts || provider.allowSignIn : provider.allowSignIn);
       if (!provider || !usable) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
       if (query.provider_scope && provider.isShared) throw new KnownErrors.OAuthExtraScopeNotAvailableWithSharedOAuthKeys();
-      const client = providerClient(env, config, provider);
+      const providerApi = providerClient(env, config, provider);
 
       let userId: string | null = null;
       if (query.token) {
@@ -96,7 +87,7 @@ export const oauthFlowRoutes = [
         innerCodeVerifier,
       });
       const location = (
-        await client.authorizationUrl({
+        await providerApi.authorizationUrl({
           redirectUri: providerCallbackUrl(env, provider.configId),
           state,
           codeChallenge: pkceChallengeOf(innerCodeVerifier),

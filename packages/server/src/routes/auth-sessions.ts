@@ -18,11 +18,10 @@ import {
 } from "@latchkey/protocol/schemas";
 import { z } from "zod";
 import type { Db } from "../db/connect.js";
-import { isKeyAllowedInThisMode } from "../env.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import { namedUser } from "../http/named-user.js";
-import { findProjectCheckingKey } from "../services/api-keys.js";
+import { oauthClientProject } from "../http/oauth-client.js";
 import type { ProjectRow } from "../services/projects.js";
 import { accessTokenForUserRecord, findCachedSession, listUserSessions, revokeSession, sessionOfRefreshToken, signInUser, touchSession, type SessionRow } from "../services/sessions.js";
 import { findUserRow } from "../services/user-rows.js";
@@ -30,8 +29,6 @@ import { exchangeAuthorizationCode } from "../services/oauth-code-exchange.js";
 import { findCachedUserRecord } from "../services/user-read.js";
 import { restrictionPolicy } from "../services/user-restrictions.js";
 import { protocolHeader, protocolHeaderName } from "../http/dialect.js";
-import { keylessClientAllowed } from "../http/auth.js";
-import { PUBLIC_CLIENT_SECRET } from "@latchkey/protocol/dialects";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TAGS = ["Sessions"];
@@ -171,7 +168,7 @@ export const sessionsRoutes = [
       // the catalogue has no code for use the RFC 6749 §5.2 body.
       const params = formParams(c.get("body"));
       const { db, env } = c.get("deps");
-      const project = await authenticateClient(c, db, params);
+      const project = await authenticateClient(c, params);
       const grantType = params.grant_type;
       if (!grantType) return oauthError(c, "invalid_request", "Missing parameter: grant_type");
       if (grantType === "authorization_code") {
@@ -247,23 +244,13 @@ function oauthError(c: Context<AppEnv>, error: OAuthTokenErrorCode, description:
  * RFC 6749 §2.3.1 client authentication, by HTTP Basic or by client_id/client_secret in the body: the
  * client id names the project (and optionally its branch), the secret is one of its publishable client keys.
  */
-async function authenticateClient(c: Context<AppEnv>, db: Db, params: Record<string, string | undefined>): Promise<ProjectRow> {
+async function authenticateClient(c: Context<AppEnv>, params: Record<string, string | undefined>): Promise<ProjectRow> {
   const credentials = basicCredentials(c.req.header("authorization")) ?? { clientId: params.client_id, clientSecret: params.client_secret };
   const { clientId, clientSecret } = credentials;
   if (!clientId || !clientSecret) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
-  const [projectId = "", branchId = "main", ...rest] = clientId.split("#");
-  if (clientSecret === PUBLIC_CLIENT_SECRET) {
-    // The 2.8.108 SDK of an app without a publishable key: as keyless client requests in that version.
-    const found = rest.length === 0 && branchId === "main" ? await findProjectCheckingKey(db, c.get("deps").caches, projectId, undefined) : undefined;
-    if (!found || !keylessClientAllowed("2.8.108", found.project)) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
-    return found.project;
-  }
-  const found =
-    rest.length === 0 && branchId === "main"
-      ? await findProjectCheckingKey(db, c.get("deps").caches, projectId, { kind: "publishableClientKey", key: clientSecret })
-      : undefined;
-  if (!found?.keyValid || !isKeyAllowedInThisMode(c.get("deps").env, clientSecret)) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
-  return found.project;
+  const client = await oauthClientProject(c, clientId, clientSecret);
+  if (!client?.keyAccepted) throw new KnownErrors.InvalidOAuthClientIdOrSecret(clientId);
+  return client.project;
 }
 
 function basicCredentials(header: string | undefined): { clientId: string; clientSecret: string } | undefined {
