@@ -3,7 +3,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import type { Selectable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { ApiKeySetsTable } from "../db/schema.js";
-import type { Caches, ProjectWithKeys } from "../cache/caches.js";
+import type { Caches, KeySetHashes, ProjectWithKeys } from "../cache/caches.js";
 import { hashesEqual, hashSecret, randomSecret } from "../crypto/secrets.js";
 import { isValidProjectId, type ProjectRow } from "./projects.js";
 
@@ -149,18 +149,33 @@ export async function findProjectCheckingKey(
 ): Promise<{ project: ProjectRow; keyValid: boolean } | undefined> {
   if (!isValidProjectId(projectId)) return undefined;
   const id = projectId.toLowerCase();
-  const found = await caches.projects.get(id, () => loadProjectWithKeys(db, id));
+  let found = await caches.projects.get(id, () => loadProjectWithKeys(db, id));
   if (!found) return undefined;
   if (!check) return { project: found.project, keyValid: false };
-  const column = HASH_COLUMN[check.kind];
   const presented = hashSecret(check.key);
-  const now = new Date();
-  let keyValid = false;
-  for (const set of found.keySets) {
-    const matches = hashesEqual(presented, set[column]);
-    if (matches && keySetValidity(set, now) === "valid") keyValid = true;
+  let match = matchKey(found.keySets, check.kind, presented);
+  if (match === "unknown") {
+    // A key created a moment ago by another process is not in this process's cached copy until that
+    // process's change notification arrives: a key we have never seen is looked up once more in the database.
+    caches.projects.invalidate(id);
+    found = await caches.projects.get(id, () => loadProjectWithKeys(db, id));
+    if (!found) return undefined;
+    match = matchKey(found.keySets, check.kind, presented);
   }
-  return { project: found.project, keyValid };
+  return { project: found.project, keyValid: match === "valid" };
+}
+
+/** Whether a presented key hash belongs to a valid key set, only to expired or revoked ones, or to none. */
+function matchKey(keySets: readonly KeySetHashes[], kind: KeyKind, presented: Uint8Array): "valid" | "invalid" | "unknown" {
+  const column = HASH_COLUMN[kind];
+  const now = new Date();
+  let result: "valid" | "invalid" | "unknown" = "unknown";
+  for (const set of keySets) {
+    if (!hashesEqual(presented, set[column])) continue;
+    if (keySetValidity(set, now) === "valid") result = "valid";
+    else if (result === "unknown") result = "invalid";
+  }
+  return result;
 }
 
 async function loadProjectWithKeys(db: Db, id: string): Promise<ProjectWithKeys | undefined> {
