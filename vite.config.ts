@@ -1,3 +1,4 @@
+import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
 // The server suite runs once on embedded PGlite and, when a real PostgreSQL is given
@@ -7,7 +8,12 @@ const serverTests = ["packages/server/test/**/*.test.ts"];
 // Browser checks of what the server serves (the API reference page) run once, with the other end-to-end files.
 const serverE2e = "packages/server/test/**/*.e2e.test.ts";
 
+// Workspace packages resolve to their TypeScript sources (the `source` export condition), not to their built dist/.
+// Each project sets it: inline projects do not inherit the root config.
+const SOURCES = { resolve: { conditions: ["source", ...defaultClientConditions] }, ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } } };
+
 export default defineConfig({
+  ...SOURCES,
   test: {
     // The suites mostly wait: on argon2 in libuv's pool, on PostgreSQL, on SMTP. Four workers on two cores
     // finish the whole run in ~60 % of the time the default (cores - 1) takes.
@@ -29,6 +35,6 @@ export default defineConfig({
       ...(postgresUrl
         ? [{ test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
         : []),
-    ],
+    ].map((project) => ({ ...SOURCES, ...project })),
   },
 });

@@ -1,6 +1,7 @@
 // `npm run test:browser`: the browser tests (packages/*/test/**/*.browser.test.ts) in Debian's Chromium,
 // against one real Latchkey server (in-memory PGlite) and one real SMTP capture started for the whole run.
 import { mkdtempSync, rmSync } from "node:fs";
+import { register } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
@@ -8,6 +9,9 @@ import { chromeLauncher } from "@web/test-runner-chrome";
 import { tsImport } from "tsx/esm/api";
 
 const CHROMIUM = process.env.LATCHKEY_CHROMIUM ?? "/usr/bin/chromium";
+// Workspace packages resolve to their TypeScript sources, not their built dist/: in the server this process
+// starts (Node, through tsx) and in the pages (nodeResolve's export conditions, below).
+register("./packages/elements/test/support/source-condition-hooks.mjs", import.meta.url);
 const { reactAsEsmPlugin } = await tsImport("./packages/elements/test/support/react-as-esm-plugin.ts", import.meta.url);
 
 /** Starts the server and SMTP capture once and answers the `latchkey:*` commands of harness.ts. */
@@ -35,7 +39,7 @@ process.once("exit", () => rmSync(userDataDir, { recursive: true, force: true })
 
 export default {
   files: ["packages/*/test/**/*.browser.test.ts"],
-  nodeResolve: true,
+  nodeResolve: { exportConditions: ["source", "development"] },
   // Two cores: one browser, one test file at a time; the server and argon2 need the other core.
   concurrentBrowsers: 1,
   concurrency: 1,

@@ -2,11 +2,14 @@ import { LOCALES, setLocale, setLocalesUrl } from "@latchkey/elements";
 import { setCustomElementsManifest, type Decorator, type Preview } from "@storybook/web-components-vite";
 import { html } from "lit";
 import { withActions } from "storybook/actions/decorator";
+import { manifestArgTypes, type Manifest } from "../stories/support/manifest-arg-types.js";
 import { createStoryApp, type StoryServer } from "../stories/support/story-app.js";
+import { ElementDocsPage } from "./element-docs-page.js";
 
-// The Custom Elements Manifest (generated from the elements' JSDoc) feeds the Controls and Docs panels.
+// The Custom Elements Manifest (generated from the elements' JSDoc) feeds the Controls panel and each element's
+// Docs page (description, attributes, properties, events, parts, CSS custom properties).
 // A glob, not an import: it matches nothing, rather than failing the build, before the manifest is generated.
-const manifests = import.meta.glob<object>("../packages/elements/custom-elements.json", { eager: true, import: "default" });
+const manifests = import.meta.glob<Manifest>("../packages/elements/custom-elements.json", { eager: true, import: "default" });
 const manifest = Object.values(manifests)[0];
 if (manifest) setCustomElementsManifest(manifest);
 
@@ -26,13 +29,19 @@ const withStoryApp: Decorator = (story, context) => {
   const theme = context.parameters.theme === "dark" || context.globals.theme === "dark" ? "dark" : "light";
   const background = theme === "dark" ? "#0b1220" : "#ffffff";
   const locale = localeOf(context);
-  return html`<div lang=${locale} style="background:${background};padding:1.5rem;min-height:100vh;box-sizing:border-box">
+  // A story fills its frame; on a Docs page, where all of an element's stories stand one below the other, it does not.
+  const minHeight = context.viewMode === "docs" ? "0" : "100vh";
+  return html`<div lang=${locale} style="background:${background};padding:1.5rem;min-height:${minHeight};box-sizing:border-box">
     <auth-app theme=${theme} locale=${locale} .app=${app}>${story()}</auth-app>
   </div>`;
 };
 
 const preview: Preview = {
+  // A Docs page for every element (the stories files whose meta names a `component`); the story sets that cut
+  // across elements (right to left, host page CSS, …) opt out with `tags: ["!autodocs"]`.
+  tags: ["autodocs"],
   decorators: [withStoryApp, withActions],
+  argTypesEnhancers: [manifestArgTypes(manifest)],
   // The language is page-wide: set it (and wait for its messages) before every render, so a story never shows
   // the previous story's language and its play function finds the labels it looks for.
   loaders: [async (context) => void (await setLocale(localeOf(context)))],
@@ -72,6 +81,7 @@ const preview: Preview = {
       ],
     },
     controls: { expanded: true },
+    docs: { page: ElementDocsPage },
   },
 };
 

@@ -5,7 +5,7 @@
 //   (2) in process, as routes call it: hasTeamPermission(db, project, team, user, permission)
 // Not part of `npm test` (STYLE.md §9). Runs the real server in this process on a fresh database.
 //
-//   node bench/permissions.mjs [--requests 2000] [--connections 16] [--pglite]
+//   node --conditions=source bench/permissions.mjs [--requests 2000] [--connections 16] [--pglite]
 //
 // BENCH_DATABASE_URL: an admin URL of a local PostgreSQL (default postgres://postgres:postgres@127.0.0.1:5432/postgres);
 // the database latchkey_bench_permissions is created and dropped. --pglite uses in-memory PGlite instead.

@@ -64,7 +64,7 @@ async function main() {
   await migrationOptions.database.end();
 
   const groups = {};
-  groups.latchkey = startChild("Latchkey", join(root, "node_modules/.bin/tsx"), ["packages/server/src/main.ts"], {
+  groups.latchkey = startChild("Latchkey", join(root, "node_modules/.bin/tsx"), ["--conditions=source", "packages/server/src/main.ts"], {
     LATCHKEY_DATABASE_URL: urlOf(DATABASES.latchkey),
     LATCHKEY_PORT: String(latchkeyPort),
     LATCHKEY_HOST: "127.0.0.1",

@@ -45,7 +45,7 @@ export const TeamInvitationPage: Story = {
   ...signedIn({ answers: { "POST /team-invitations/accept/details": { json: { team_id: TEAM_ID, team_display_name: "Analytical Engines" } } } }),
 };
 
-export const CliAuthConfirmPage: Story = { ...atPath("/handler/cli-auth-confirm", { login_code: "story-login-code" }), ...signedIn() };
+export const CliAuthConfirmPage: Story = { name: "CLI Auth Confirm Page", ...atPath("/handler/cli-auth-confirm", { login_code: "story-login-code" }), ...signedIn() };
 
 /** Without a pending sign-in in session storage: the page says the sign-in expired. */
-export const MfaPageExpired: Story = { ...atPath("/handler/mfa") };
+export const MfaPageExpired: Story = { name: "MFA Page Expired", ...atPath("/handler/mfa") };

@@ -14,6 +14,8 @@ import { ADMIN_PERMISSIONS, TEAM_ID, TEAMS, teamInvitations, teamMembers, teamPe
  */
 const meta: Meta = {
   title: "Right to left (Arabic)",
+  // A set across elements, not an element: no Docs page (its stories would all switch the page to Arabic).
+  tags: ["!autodocs"],
   parameters: { locale: "ar" },
 };
 export default meta;
@@ -150,6 +152,7 @@ export const TwoFactorSignIn: Story = {
 };
 
 export const CliAuthConfirm: Story = {
+  name: "CLI Auth Confirm",
   ...signedIn(),
   render: () => html`<auth-cli-auth-confirm login-code="story-login-code"></auth-cli-auth-confirm>`,
   play: async ({ canvasElement }: Args) => void (await within(canvasElement).findByRole("button", { name: msg("Confirm") })),

@@ -24,10 +24,39 @@ export const MagicLinkOnly: Story = { ...server({ config: { credential_enabled: 
 export const PasswordAndMagicLink: Story = { ...server({ config: { magic_link_enabled: true } }) };
 
 export const WithOAuthProviders: Story = {
+  name: "With OAuth Providers",
   ...server({ config: { magic_link_enabled: true, enabled_oauth_providers: [{ id: "google" }, { id: "github" }, { id: "microsoft" }] } }),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    for (const provider of ["Google", "GitHub", "Microsoft"]) await expect(await canvas.findByRole("button", { name: `Continue with ${provider}` })).toBeVisible();
+  },
 };
 
-export const OAuthOnly: Story = { ...server({ config: { credential_enabled: false, enabled_oauth_providers: [{ id: "github" }] } }) };
+/** Passkeys on: a passkey button, and the email field offers the browser's saved passkeys (`username webauthn`). */
+export const WithPasskeys: Story = {
+  ...server({ config: { passkey_enabled: true } }),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
+    await expect(await canvas.findByLabelText("Email", { exact: true })).toHaveAttribute("autocomplete", "username webauthn");
+  },
+};
+
+export const WithPasskeysAndGoogle: Story = {
+  ...server({ config: { passkey_enabled: true, enabled_oauth_providers: [{ id: "google" }] } }),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole("button", { name: "Sign in with a passkey" })).toBeVisible();
+    await expect(await canvas.findByRole("button", { name: "Continue with Google" })).toBeVisible();
+  },
+};
+
+/** Every method at once: password, emailed code, passkeys and three OAuth providers. */
+export const EveryMethod: Story = {
+  ...server({ config: { magic_link_enabled: true, passkey_enabled: true, enabled_oauth_providers: [{ id: "google" }, { id: "github" }, { id: "microsoft" }] } }),
+};
+
+export const OAuthOnly: Story = { name: "OAuth Only", ...server({ config: { credential_enabled: false, enabled_oauth_providers: [{ id: "github" }] } }) };
 
 export const SignUpDisabled: Story = { ...server({ config: { sign_up_enabled: false } }) };
 

@@ -27,10 +27,10 @@ export const SignUpDisabled: Story = { ...server({ config: { sign_up_enabled: fa
 export const PasswordlessProject: Story = { ...server({ config: { credential_enabled: false, magic_link_enabled: true } }) };
 
 /** A "Continue with …" button per enabled provider above the form: a new provider account signs up. */
-export const WithOAuthProviders: Story = { ...server({ config: { enabled_oauth_providers: [{ id: "google" }, { id: "github" }] } }) };
+export const WithOAuthProviders: Story = { name: "With OAuth Providers", ...server({ config: { enabled_oauth_providers: [{ id: "google" }, { id: "github" }] } }) };
 
 /** Only providers: their buttons are the way to sign up. */
-export const OAuthOnly: Story = { ...server({ config: { credential_enabled: false, enabled_oauth_providers: [{ id: "github" }, { id: "gitlab" }] } }) };
+export const OAuthOnly: Story = { name: "OAuth Only", ...server({ config: { credential_enabled: false, enabled_oauth_providers: [{ id: "github" }, { id: "gitlab" }] } }) };
 
 export const CreatingAccount: Story = {
   ...server({ answers: { "POST /auth/password/sign-up": { pending: true } } }),

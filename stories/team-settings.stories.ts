@@ -100,6 +100,7 @@ export const NotAMember: Story = {
 
 /** A team named by `team-id` rather than the selected one. */
 export const ByTeamId: Story = {
+  name: "By Team ID",
   ...memberWith(MEMBER_PERMISSIONS),
   args: { "team-id": TEAMS[1]!.id },
   play: async ({ canvasElement }) => void (await within(canvasElement).findByRole("heading", { name: "Difference Club" })),

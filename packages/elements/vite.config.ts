@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { minify } from "terser";
-import { defineConfig, type Plugin } from "vite";
+import { defaultClientConditions, defineConfig, type Plugin } from "vite";
 
 /**
  * After minification the only line breaks left sit inside template literals: Lit templates and the
@@ -48,11 +48,14 @@ function locales(): Plugin {
 export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL(".", import.meta.url)),
   plugins: [compact(), locales()],
+  // @latchkey/core from its TypeScript sources (the `source` export condition), not its built dist/.
+  resolve: { conditions: ["source", ...defaultClientConditions] },
   // Library mode leaves process.env.NODE_ENV (nanostores reads it) for a bundler that this bundle does not have.
   define: { __LATCHKEY_LOCALES_PATH__: JSON.stringify("./locales/"), "process.env.NODE_ENV": JSON.stringify("production") },
   build: {
     outDir: "dist",
-    emptyOutDir: mode !== "sign-in",
+    // dist/ also holds the package's own build (npm run build:packages: index.js, base/, elements/ …).
+    emptyOutDir: false,
     target: "es2022",
     sourcemap: false,
     // terser's extra passes take ~0.5 KB gzip more off than esbuild's minifier: the budget is tight.

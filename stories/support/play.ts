@@ -31,10 +31,13 @@ export async function expectAlert(canvas: Canvas, text: string | RegExp): Promis
   await expect(alert).toHaveTextContent(text);
 }
 
-/** Waits until a submit button shows its loading state. */
+/**
+ * Waits until a submit button shows its loading state: busy, and unavailable, natively (`disabled`) or for
+ * assistive technology only (`aria-disabled`, which keeps the button focusable while the request runs).
+ */
 export async function expectBusy(button: HTMLElement): Promise<void> {
   await waitFor(() => expect(button).toHaveAttribute("aria-busy", "true"));
-  await expect(button).toBeDisabled();
+  await expect((button as HTMLButtonElement).disabled || button.getAttribute("aria-disabled") === "true").toBe(true);
 }
 
 export { expect, waitFor, within };
@@ -64,3 +67,9 @@ export async function expectStatus(canvas: Canvas, text: string | RegExp): Promi
 }
 
 export { userEvent };
+
+/** Nothing is wider than the frame: the page does not scroll sideways (long words wrap, wide parts shrink). */
+export async function expectNoSidewaysScroll(): Promise<void> {
+  const { scrollWidth, clientWidth } = document.documentElement;
+  await expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+}

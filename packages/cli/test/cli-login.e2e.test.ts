@@ -25,7 +25,7 @@ interface Cli {
 }
 
 function runCli(args: string[], configDir: string): Cli {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, XDG_CONFIG_HOME: configDir } });
+  const child = spawn(process.execPath, ["--conditions=source", bin, ...args], { env: { ...process.env, XDG_CONFIG_HOME: configDir } });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));

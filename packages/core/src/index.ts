@@ -22,6 +22,7 @@ export type { ClientTeamActions } from "./apps/client-team-actions.js";
 
 export { promptCliLogin, completeCliLogin, type CliLoginOptions } from "./flows/cli-login.js";
 export { registerPasskey, signInWithPasskey } from "./flows/passkeys.js";
+export { createClientAppWithHostedPages, createHostedPageApp, hostedPageUrls, HANDOFF_PARAM } from "./flows/hosted-pages.js";
 
 export { systemClock, type Clock } from "./clock.js";
 export { HttpClient, type AccessType, type ApiRequest, type HttpClientOptions, type SessionTokens, type Tokens } from "./http/http-client.js";

@@ -187,3 +187,20 @@ describe("team permissions", () => {
     await expect(stranger.app.inviteToTeam(team.id, { email: email() })).rejects.toBeInstanceOf(KnownErrors.TeamMembershipNotFound);
   });
 });
+
+describe("project permissions", () => {
+  it("lists the signed-in user's project permissions, contained ones included, and none when signed out", async () => {
+    // Everyone who signs up may read invoices, which contains viewing reports; nobody is granted billing.
+    const project = await emailProject({
+      "rbac.permissions.view_reports": { scope: "project", containedPermissionIds: {} },
+      "rbac.permissions.read_invoices": { scope: "project", containedPermissionIds: { view_reports: true } },
+      "rbac.permissions.manage_billing": { scope: "project", containedPermissionIds: {} },
+      "rbac.defaultPermissions.signUp": { read_invoices: true },
+    });
+    const someone = await person(project);
+    expect((await someone.app.listMyProjectPermissions()).sort()).toEqual(["read_invoices", "view_reports"]);
+
+    await someone.app.signOut();
+    expect(await someone.app.listMyProjectPermissions()).toEqual([]);
+  });
+});

@@ -41,7 +41,7 @@ import { AuthUserButtonElement } from "./elements/user-button.js";
 export { setDefaultApp, getDefaultApp } from "./base/app-registry.js";
 export { LOCALES, getLocale, setLocale, setLocalesUrl, type Locale } from "./base/i18n.js";
 export { MFA_ATTEMPT_CODE_KEY } from "./elements/sign-in.js";
-export { init, type InitOptions } from "./init.js";
+export { init, initHostedPage, type InitOptions } from "./init-full.js";
 export {
   AuthCliAuthConfirmElement,
   AuthMfaSettingsElement,

@@ -14,9 +14,16 @@ export interface InitOptions extends ClientAppOptions {
 
 /** Creates the page's app and makes it the default for every element not inside an `<auth-app>`. */
 export function init(options: InitOptions): ClientApp {
+  // The hosted pages' support is in the full bundle only (latchkey.iife.js), to keep this one small.
+  if ((options as { hostedPages?: unknown }).hostedPages) throw new Error("hostedPages needs the full bundle, latchkey.iife.js");
+  return initWith(createClientApp, options);
+}
+
+/** `init` with another way to make the app (the full bundle's, for the hosted handler pages). */
+export function initWith(create: (options: ClientAppOptions) => ClientApp, options: InitOptions): ClientApp {
   const { locale, localesUrl, ...appOptions } = options;
   if (localesUrl) setLocalesUrl(localesUrl);
-  const app = createClientApp(appOptions);
+  const app = create(appOptions);
   setDefaultApp(app);
   void setLocale(startingLocale(locale));
   return app;

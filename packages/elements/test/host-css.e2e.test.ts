@@ -19,15 +19,8 @@ useDemoForFile();
 
 const require = createRequire(import.meta.url);
 const readCss = (id: string) => readFileSync(require.resolve(id), "utf8");
-const HOSTILE = `
-button { background: none; padding: 0; border: 0; font-size: 11px; color: red; border-radius: 0 }
-input { border: 0; padding: 0; font-size: 20px; background: yellow }
-h1, h2, h3 { font-size: inherit; font-weight: 300; margin: 3em 0; line-height: 3 }
-a { color: green; text-decoration: none }
-p, ul, li, label, form, fieldset { margin: 2em; padding: 1em; line-height: 2; display: block }
-img { display: block; width: 50px; height: 50px }
-div { line-height: 2.5 }
-`;
+// Also shown in Storybook ("Host page CSS" stories), which imports the same files.
+const HOSTILE = readFileSync(new URL("./support/hostile-page.css", import.meta.url), "utf8");
 const RESETS: Record<string, string> = {
   "Tailwind preflight": readCss("tailwindcss/preflight.css"),
   "Bootstrap 5 reboot": readCss("bootstrap/dist/css/bootstrap-reboot.css"),

@@ -27,7 +27,7 @@ import {
   AuthSignUpElement,
   AuthUserButtonElement,
 } from "@latchkey/elements";
-import { createComponent, type EventName } from "@lit/react";
+import { createComponent as wrapElement, type EventName, type Options, type ReactWebComponent } from "@lit/react";
 import * as React from "react";
 
 /**
@@ -52,6 +52,24 @@ export interface ResetEmailSentDetail {
   email: string;
 }
 
+const NO_REACT_CONTENT = { __html: "" };
+
+/**
+ * `@lit/react`'s wrapper, for an element that renders its own content into its light DOM (so that password
+ * managers see the forms): React must leave that content alone. An empty `dangerouslySetInnerHTML` tells it
+ * so. Without it, hydrating a server-rendered page fails: the tag from the server upgrades as soon as the
+ * script defines the element, and React then finds children it did not render (React error #418).
+ */
+function createComponent<I extends HTMLElement, E extends Record<string, EventName | string> = {}>(options: Options<I, E>): ReactWebComponent<I, E> {
+  // Typed as the wrapper it returns; inside, the props only pass through.
+  const Wrapped: React.ElementType = wrapElement(options);
+  const OwnContent = React.forwardRef<I, { children?: React.ReactNode }>((props, ref) =>
+    React.createElement(Wrapped, props.children === undefined ? { ...props, ref, dangerouslySetInnerHTML: NO_REACT_CONTENT } : { ...props, ref }),
+  );
+  OwnContent.displayName = options.displayName;
+  return OwnContent as unknown as ReactWebComponent<I, E>;
+}
+
 // The event names are declared once here and reused by every wrapper that fires them.
 const signedIn = "auth-signed-in" as EventName<CustomEvent<SignedInDetail>>;
 const signedUp = "auth-signed-up" as EventName<CustomEvent<SignedInDetail>>;
@@ -64,8 +82,8 @@ const accountDeleted = "auth-account-deleted" as EventName<CustomEvent<unknown>>
 const teamChanged = "auth-team-changed" as EventName<CustomEvent<TeamChangedDetail>>;
 const teamInvitationAccepted = "auth-team-invitation-accepted" as EventName<CustomEvent<TeamChangedDetail>>;
 
-/** `<auth-app>`: the app configuration the elements inside it use (prefer `AuthProvider`, which also feeds the hooks). */
-export const AuthApp = createComponent({ react: React, tagName: "auth-app", elementClass: AuthAppElement, displayName: "AuthApp" });
+/** `<auth-app>`: the app configuration the elements inside it use (prefer `AuthProvider`, which also feeds the hooks). Its children are React's. */
+export const AuthApp = wrapElement({ react: React, tagName: "auth-app", elementClass: AuthAppElement, displayName: "AuthApp" });
 
 /** `<auth-sign-in>`: the sign-in methods the project enables. `onAuthSignedIn` gets `{ userId, isNewUser }`. */
 export const AuthSignIn = createComponent({

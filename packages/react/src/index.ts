@@ -1,3 +1,7 @@
+"use client";
+// The whole package is client code (hooks, context, custom elements): a React Server Component may render its
+// components with serializable props, and RSC bundlers (Next.js) treat everything exported here as client
+// components, server-rendered to HTML and then hydrated in the browser.
 /**
  * @latchkey/react: the Latchkey elements as React components (typed props, `onAuth…` event props), hooks
  * over the client's stores, and `AuthProvider`, which gives one app to both.
@@ -46,7 +50,8 @@ export {
   type ResetEmailSentDetail,
   type SignedInDetail,
 } from "./components.js";
-export { AuthProvider, type AuthProviderProps, type AuthProviderWithApp, type AuthProviderWithOptions } from "./auth-provider.js";
+export { AuthProvider, type Appearance, type AuthProviderProps, type AuthProviderWithApp, type AuthProviderWithOptions } from "./auth-provider.js";
 export { useApp, useAuth, useProject, useTeams, useUser, type AuthState } from "./hooks.js";
 export { RedirectToSignIn, SignedIn, SignedOut } from "./control.js";
+export { Protect, usePermission, type ProtectProps } from "./protect.js";
 export { AppContext } from "./app-context.js";

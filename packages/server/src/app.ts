@@ -4,6 +4,9 @@ import { KnownError } from "@latchkey/protocol/errors";
 import { resolveAuth } from "./http/auth.js";
 import { userActivity } from "./http/user-activity.js";
 import { parseBody } from "./http/body.js";
+import { limitBodySize } from "./http/body-limit.js";
+import { securityHeaders } from "./http/security-headers.js";
+import { databaseUnavailableResponse, isDatabaseUnavailable } from "./http/database-unavailable.js";
 import { trackWrites } from "./db/write-tracking.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
 import { cors, overrideErrorStatus } from "./http/headers.js";
@@ -49,7 +52,9 @@ import { connectedAccountsRoutes } from "./routes/connected-accounts.js";
 import { oauthProvidersRoutes } from "./routes/oauth-providers.js";
 import { oauthIconsRoutes } from "./routes/oauth-icons.js";
 import { staticBundlesRoutes } from "./routes/static-bundles.js";
-import { sql } from "kysely";
+import { healthRoutes } from "./routes/health.js";
+import { hostedHandlerPagesRoutes } from "./routes/hosted-handler-pages.js";
+import { hostedHandoffRoutes } from "./routes/auth-hosted-handoff.js";
 import serverPackage from "../package.json" with { type: "json" };
 
 /**
@@ -74,6 +79,7 @@ export const API_ROUTES: readonly Route[] = [
   ...otpAuthRoutes,
   ...mfaAuthRoutes,
   ...cliAuthRoutes,
+  ...hostedHandoffRoutes,
   ...profileImagesRoutes,
   ...contactChannelsRoutes,
   ...notificationPreferencesRoutes,
@@ -123,6 +129,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.get("log").info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, "request");
   });
 
+  app.use("*", securityHeaders());
+
   app.onError((error, c) => {
     if (error instanceof KnownError) return knownErrorResponse(error, c.get("dialect"));
     if (error instanceof ResponseSchemaMismatch) {
@@ -130,7 +138,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       return new Response(error.message, { status: 500, headers: { "content-type": "text/plain; charset=utf-8" } });
     }
     if (error instanceof HTTPException) {
+      // A response the thrower built itself (a 429 with its Retry-After) is sent as it is.
+      if (error.res) return error.getResponse();
       return new Response(error.message, { status: error.status, headers: { "content-type": "text/plain; charset=utf-8" } });
+    }
+    if (isDatabaseUnavailable(error)) {
+      c.get("log").warn({ err: error }, "database unavailable");
+      return databaseUnavailableResponse();
     }
     // Unknown failures: the cause goes to the log with the request id, never to the caller.
     c.get("log").error({ err: error }, "unhandled error");
@@ -140,10 +154,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     });
   });
 
-  app.get("/health", async (c) => {
-    await sql`select 1`.execute(deps.db);
-    return c.json({ status: "ok" });
-  });
+  app.route("/", healthRoutes());
 
   app.use("/api/*", cors());
   app.use("/api/*", overrideErrorStatus());
@@ -156,6 +167,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   mountRoutes(api, API_ROUTES);
 
   for (const prefix of API_PREFIXES) {
+    app.use(`${prefix}/*`, limitBodySize());
     app.use(`${prefix}/*`, async function readBody(c, next) {
       c.set("body", await parseBody(c.req.raw));
       await next();
@@ -169,6 +181,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", devOAuthRoutes());
   app.route("/", oauthIconsRoutes());
   app.route("/", staticBundlesRoutes());
+  app.route("/", hostedHandlerPagesRoutes());
   app.route("/", demoPagesRoutes());
 
   app.notFound((c) => c.text("Not found", 404));

@@ -1,4 +1,6 @@
+import type { BlockList } from "node:net";
 import { z } from "zod";
+import { parseTrustedProxies, trustedProxiesProblem } from "./http/client-ip.js";
 import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/protocol/schemas";
 
 /**
@@ -24,6 +26,15 @@ const environmentSchema = z.object({
   LATCHKEY_INTERNAL_PROJECT_DESCRIPTION: z.string().max(1024).default("The project that owns and administers every other project on this server."),
   LATCHKEY_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LATCHKEY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  // 1.5 MB: a profile image as a 1,000,000-character data URL, with the rest of its request, still fits.
+  LATCHKEY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_500_000),
+  LATCHKEY_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const problem = value === undefined ? undefined : trustedProxiesProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   LATCHKEY_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   LATCHKEY_SMTP_HOST: z.string().min(1).optional(),
   LATCHKEY_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -71,6 +82,10 @@ export interface Env {
   internalProject: { displayName: string; description: string };
   logLevel: string;
   shutdownTimeoutMs: number;
+  /** Larger request bodies are refused with 413 before they are read. */
+  maxBodyBytes: number;
+  /** The reverse proxies whose X-Forwarded-For is believed (http/client-ip.ts). */
+  trustedProxies: BlockList;
   /** The server's own SMTP server for projects on the `shared` email config; null sends mail to the dev outbox. */
   sharedSmtp: SharedSmtpSettings | null;
   /** Sender address of mail sent through the shared server (and shown for outbox mail). */
@@ -149,6 +164,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     internalProject: { displayName: e.LATCHKEY_INTERNAL_PROJECT_NAME, description: e.LATCHKEY_INTERNAL_PROJECT_DESCRIPTION },
     logLevel: e.LATCHKEY_LOG_LEVEL,
     shutdownTimeoutMs: e.LATCHKEY_SHUTDOWN_TIMEOUT_MS,
+    maxBodyBytes: e.LATCHKEY_MAX_BODY_BYTES,
+    trustedProxies: parseTrustedProxies(e.LATCHKEY_TRUSTED_PROXIES),
     sharedSmtp: sharedSmtpSettings(e),
     emailSender: e.LATCHKEY_EMAIL_SENDER ?? "noreply@latchkey.localhost",
     checkResponses: e.LATCHKEY_CHECK_RESPONSES ?? false,

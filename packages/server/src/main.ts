@@ -1,6 +1,7 @@
 import { readEnvOrExit } from "./env.js";
 import { createLogger } from "./log.js";
 import { startServer } from "./server.js";
+import { StartupError } from "./startup-error.js";
 
 /** `npm start`: the server with the configuration of the environment (see the README's table). */
 async function main() {
@@ -38,6 +39,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof StartupError ? error.message : error);
   process.exit(1);
 });

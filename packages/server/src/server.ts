@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import { serve, type ServerType } from "@hono/node-server";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
@@ -5,6 +6,9 @@ import { createCaches } from "./cache/caches.js";
 import { openChangeFeed } from "./db/change-feed.js";
 import { changeSourceOf, connectDatabase, type Db } from "./db/connect.js";
 import { migrate } from "./db/migrate.js";
+import { Drain } from "./http/drain.js";
+import { trackConnections } from "./http/listener-close.js";
+import { StartupError } from "./startup-error.js";
 import type { Env } from "./env.js";
 import { attachSigningKeyRing } from "./crypto/signing-keys.js";
 import { seedInternalProject } from "./services/seed.js";
@@ -22,13 +26,28 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+// The PostgreSQL client's codes for a database that cannot be used at all: nothing answers, no such host,
+// wrong password, no such database, not allowed to connect.
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "28P01", "28000", "3D000"]);
+
+function unreachableDatabase(error: unknown, env: Env): StartupError | undefined {
+  const code = (error as { code?: string } | undefined)?.code;
+  if (!env.databaseUrl || !code || !UNREACHABLE_CODES.has(code)) return undefined;
+  const url = new URL(env.databaseUrl);
+  return new StartupError(
+    `Cannot use the database ${url.host}${url.pathname} (LATCHKEY_DATABASE_URL): ${(error as Error).message || code}. Check that PostgreSQL runs there and the URL's user, password and database name.`,
+  );
+}
+
 /** Connects the database, migrates, seeds, and listens. */
 export async function startServer(env: Env, log: Logger, options: { db?: Db } = {}): Promise<RunningServer> {
   const ownsDb = !options.db;
   const db =
     options.db ??
     (await connectDatabase(env.databaseUrl ? { kind: "postgres", url: env.databaseUrl } : { kind: "pglite", dataDir: env.dataDir }));
-  const applied = await migrate(db);
+  const applied = await migrate(db).catch((error: unknown) => {
+    throw unreachableDatabase(error, env) ?? error;
+  });
   if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
   await seedInternalProject(db, env);
 
@@ -42,9 +61,11 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
     throw error;
   }
   const app = createApp({ db, env, log, caches: createCaches(feed), changes: feed });
+  const drain = new Drain();
   const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, () => resolve(s));
+    const s = serve({ fetch: (request, nodeEnv) => drain.serve(() => app.fetch(request, nodeEnv)), port: env.port, hostname: env.host }, () => resolve(s));
   });
+  const connections = trackConnections(server as Server);
   // Every process sweeps spent codes; concurrent sweeps share the work (see the sweep's comment).
   const sweeper = startVerificationCodeSweeper(db, log);
   const address = server.address();
@@ -53,18 +74,17 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          // In-flight requests got their time; cut what is left so shutdown cannot hang.
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-        }, env.shutdownTimeoutMs);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        (server as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-      });
+      drain.startClosing();
+      // Listening stops once the backlog is empty, at the latest a few seconds after the drain timeout.
+      const { listenerClosed, allClosed } = connections.stopListening(env.shutdownTimeoutMs + 5_000);
+      const timer = setTimeout(() => {
+        // In-flight requests got their time: each is answered 503 now; a connection still open a second after
+        // that and after listening stopped (a client that never reads its answer) is cut so shutdown cannot hang.
+        void Promise.all([drain.giveUp(), listenerClosed]).then(() => setTimeout(() => connections.closeAll(), 1_000).unref());
+      }, env.shutdownTimeoutMs);
+      timer.unref();
+      await allClosed;
+      clearTimeout(timer);
       await sweeper.stop();
       await feed.close();
       if (ownsDb) await db.destroy();

@@ -7,9 +7,9 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
 
-// These tests run the server as a user does (`node --import tsx src/main.ts`, as `npm start` does) in child
-// processes. Not through the `tsx` command: it relays signals to a second process and SIGKILLs it when that
-// does not acknowledge within 30 ms, which a busy machine misses (exit 143 instead of a clean shutdown).
+// These tests run the server as a user does (`node --conditions=source --import tsx src/main.ts`, as `npm start`
+// does) in child processes. Not through the `tsx` command: it relays signals to a second process and SIGKILLs
+// it when that does not acknowledge within 30 ms, which a busy machine misses (exit 143 instead of a clean shutdown).
 const serverDir = fileURLToPath(new URL("..", import.meta.url));
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
 const children: ChildProcess[] = [];
@@ -37,7 +37,7 @@ let nextPort = 18_400 + Math.floor(Math.random() * 1000) * 4 + (onPostgres ? 500
 
 function runServer(env: Record<string, string>): ServerProcess {
   const port = String(nextPort++);
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
     env: { PATH: process.env.PATH ?? "", LATCHKEY_PORT: port, LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -7,7 +7,17 @@ import { join } from "node:path";
  * way CI's `npm run build-storybook` builds it.
  */
 
-const SOURCES = [".storybook", "stories", "packages/elements/src", "packages/elements/locales", "packages/core/src", "packages/protocol/src", "packages/elements/custom-elements.json"];
+const SOURCES = [
+  ".storybook",
+  "stories",
+  "packages/elements/src",
+  "packages/elements/locales",
+  "packages/core/src",
+  "packages/protocol/src",
+  "packages/elements/custom-elements.json",
+  // The "Host page CSS" stories show the hostile stylesheet of the elements' host-css test.
+  "packages/elements/test/support/hostile-page.css",
+];
 /** Not part of the build: editing these tests must not force a rebuild. */
 const NOT_SOURCES = new Set(["stories/test"]);
 
@@ -17,7 +27,19 @@ export interface StoryEntry {
   name: string;
 }
 
-export async function builtStorybook(repoRoot: string): Promise<{ dir: string; stories: StoryEntry[]; rebuilt: boolean }> {
+/** Storybook's index.json: every story and Docs page. */
+export interface StoryIndex {
+  entries: Record<string, StoryEntry & { type: "story" | "docs"; tags: string[]; importPath: string }>;
+}
+
+export interface BuiltStorybook {
+  dir: string;
+  index: StoryIndex;
+  stories: StoryEntry[];
+  rebuilt: boolean;
+}
+
+export async function builtStorybook(repoRoot: string): Promise<BuiltStorybook> {
   const dir = join(repoRoot, "storybook-static");
   const index = join(dir, "index.json");
   const builtAt = await mtime(index);
@@ -25,11 +47,11 @@ export async function builtStorybook(repoRoot: string): Promise<{ dir: string; s
   const newestSource = Math.max(...(await Promise.all(SOURCES.map((source) => newestMtime(join(repoRoot, source), ignored)))));
   const rebuilt = builtAt === undefined || builtAt < newestSource;
   if (rebuilt) await run(join(repoRoot, "node_modules/.bin/storybook"), ["build", "-o", "storybook-static", "--quiet"], repoRoot);
-  const { entries } = JSON.parse(await readFile(index, "utf8")) as { entries: Record<string, StoryEntry & { type: string }> };
-  const stories = Object.values(entries)
+  const storyIndex = JSON.parse(await readFile(index, "utf8")) as StoryIndex;
+  const stories = Object.values(storyIndex.entries)
     .filter((entry) => entry.type === "story")
     .map(({ id, title, name }) => ({ id, title, name }));
-  return { dir, stories, rebuilt };
+  return { dir, index: storyIndex, stories, rebuilt };
 }
 
 async function mtime(path: string): Promise<number | undefined> {

@@ -79,3 +79,50 @@ export async function updateGlobals(page: Page, globals: Record<string, string>)
     globals,
   );
 }
+
+/** A story as the loaded preview knows it (Storybook's `extract()`, which Chromatic and the test runner read). */
+export interface ExtractedStory {
+  id: string;
+  title: string;
+  name: string;
+  component?: string;
+  /** The story's viewport global (`mobile1`, …), if it sets one. */
+  viewport?: string;
+  hostCss?: string;
+  /** The canned server's user and teams (parameters.latchkey), for the stories' data. */
+  displayName?: string | null;
+  teamNames: string[];
+  /** Each arg type by name: its Docs table category, whether it has a row, whether it has a control. */
+  argTypes: Record<string, { category?: string; shown: boolean; control: boolean }>;
+}
+
+export async function extractStories(page: Page): Promise<ExtractedStory[]> {
+  return page.evaluate(async () => {
+    type Raw = {
+      id: string;
+      title: string;
+      name: string;
+      component?: unknown;
+      globals?: { viewport?: { value?: string } };
+      parameters: { hostCss?: string; latchkey?: { user?: { display_name?: string | null }; answers?: Record<string, { json?: { items?: Array<{ display_name?: string }> } }> } };
+      argTypes: Record<string, { table?: { category?: string; disable?: boolean }; control?: unknown }>;
+    };
+    const preview = (window as unknown as { __STORYBOOK_PREVIEW__: { extract(): Promise<Record<string, Raw>> } }).__STORYBOOK_PREVIEW__;
+    return Object.values(await preview.extract()).map((story) => ({
+      id: story.id,
+      title: story.title,
+      name: story.name,
+      component: typeof story.component === "string" ? story.component : undefined,
+      viewport: story.globals?.viewport?.value,
+      hostCss: story.parameters.hostCss,
+      displayName: story.parameters.latchkey?.user?.display_name,
+      teamNames: (story.parameters.latchkey?.answers?.["GET /teams"]?.json?.items ?? []).map((team) => team.display_name ?? ""),
+      argTypes: Object.fromEntries(
+        Object.entries(story.argTypes).map(([name, argType]) => [
+          name,
+          { category: argType.table?.category, shown: argType.table?.disable !== true, control: argType.control !== undefined && argType.control !== false },
+        ]),
+      ),
+    }));
+  });
+}

@@ -9,7 +9,7 @@ import type { Team } from "../wire/teams.js";
 import type { CurrentUser } from "../wire/users.js";
 import { createAppContext, type AppContext, type AppOptions } from "./app-context.js";
 import { clientAccountActions } from "./client-account-actions.js";
-import { clientAuthActions, signInCompleter, type SignInResult, type RedirectOptions } from "./client-auth-actions.js";
+import { clientAuthActions, redirectAfterSignIn, signInCompleter, type SignInResult, type RedirectOptions } from "./client-auth-actions.js";
 import { clientOAuthActions } from "./client-oauth.js";
 import { clientTeamActions } from "./client-team-actions.js";
 import { clientUserActions } from "./client-user-actions.js";
@@ -109,6 +109,11 @@ export function buildClientApp(ctx: AppContext, options: { publishableClientKey?
     redirectToSignUp: (options: { replace?: boolean } = {}) => ctx.redirect(withReturnTarget(ctx.urls.signUp, ctx.currentUrl()), options),
     /** Goes to one of the app's pages by name (e.g. `afterSignOut`, `accountSettings`). */
     redirectTo: (page: keyof AppUrls, options: { replace?: boolean } = {}) => ctx.redirect(ctx.urls[page], options),
+    /**
+     * Goes where a finished sign-in goes: the page's `after_auth_return_to`, else after-sign-up for a new user,
+     * else after-sign-in. For a flow that finishes after its sign-in call (a sign-up waiting for its email to be verified).
+     */
+    redirectAfterSignIn: (options: { isNewUser: boolean }) => redirectAfterSignIn(ctx, options),
   };
   internals.set(app, { ctx, completeSignIn });
   return app;

@@ -27,12 +27,15 @@ export function signInCompleter(ctx: AppContext, onSessionChange: () => Promise<
   return async function completeSignIn(response: SignInResponse, options: RedirectOptions & { returnTo?: string | null }): Promise<SignInResult> {
     ctx.session.signIn({ accessToken: response.access_token, refreshToken: response.refresh_token });
     await onSessionChange();
-    if (!options.noRedirect) {
-      const target = options.returnTo ?? returnTarget(ctx.currentUrl()) ?? (response.is_new_user ? ctx.urls.afterSignUp : ctx.urls.afterSignIn);
-      await ctx.redirect(target, { replace: true });
-    }
+    if (!options.noRedirect) await redirectAfterSignIn(ctx, { isNewUser: response.is_new_user, returnTo: options.returnTo });
     return { userId: response.user_id, isNewUser: response.is_new_user };
   };
+}
+
+/** Goes to `returnTo`, else the page's `after_auth_return_to`, else after-sign-up for a new user and after-sign-in for others. */
+export function redirectAfterSignIn(ctx: AppContext, options: { isNewUser: boolean; returnTo?: string | null }): Promise<void> {
+  const target = options.returnTo ?? returnTarget(ctx.currentUrl()) ?? (options.isNewUser ? ctx.urls.afterSignUp : ctx.urls.afterSignIn);
+  return ctx.redirect(target, { replace: true });
 }
 
 export function clientAuthActions(ctx: AppContext, completeSignIn: ReturnType<typeof signInCompleter>, onSessionChange: () => Promise<void>) {

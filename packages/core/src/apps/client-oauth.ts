@@ -2,6 +2,7 @@ import type { AuthorizationCodeTokenResponse, OAuthProviderClientRead } from "@l
 import { ACCESS_TOKEN_FRESHNESS_MILLIS, OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS, oauthVerifierCookieName } from "../constants.js";
 import { readAccessToken } from "../session/access-token.js";
 import { documentCookieJar } from "../token-stores/cookie-jar.js";
+import { pkceChallenge, randomBase64Url } from "../flows/pkce.js";
 import type { AppContext } from "./app-context.js";
 import type { RedirectOptions, SignInResult } from "./client-auth-actions.js";
 
@@ -45,7 +46,7 @@ export function clientOAuthActions(
     const api = apiUrl();
     const verifier = randomBase64Url(32);
     const state = randomBase64Url(24);
-    const challenge = base64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+    const challenge = await pkceChallenge(verifier);
     documentCookieJar().set(oauthVerifierCookieName(state), verifier, { maxAgeSeconds: OAUTH_VERIFIER_COOKIE_MAX_AGE_SECONDS, secure: false });
 
     const url = new URL(`${api}/auth/oauth/authorize/${encodeURIComponent(provider.toLowerCase())}`);
@@ -190,12 +191,4 @@ function sameOrigin(url: string, current: string): boolean {
   } catch {
     return false;
   }
-}
-
-function randomBase64Url(bytes: number): string {
-  return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
-}
-
-function base64Url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }

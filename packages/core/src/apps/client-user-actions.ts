@@ -1,5 +1,5 @@
 import { CANNOT_GET_OWN_USER_WITHOUT_USER, isKnownError } from "../http/client-errors.js";
-import type { ClientProjectRead, ContactChannelRead, SignInResponse, TeamClientRead } from "@latchkey/protocol/schemas";
+import type { ClientProjectRead, ContactChannelRead, ProjectPermissionRead, SignInResponse, TeamClientRead } from "@latchkey/protocol/schemas";
 import { withReturnTarget } from "../urls.js";
 import { contactChannelFromWire, type ContactChannel, type ContactChannelCreate } from "../wire/contact-channels.js";
 import { projectFromWire, type Project } from "../wire/projects.js";
@@ -31,6 +31,8 @@ export interface ClientUserActions {
   listContactChannels(): Promise<ContactChannel[]>;
   addContactChannel(input: ContactChannelCreate): Promise<ContactChannel>;
   listTeams(): Promise<Team[]>;
+  /** The ids of the signed-in user's project permissions, including those contained in others; empty when signed out. */
+  listMyProjectPermissions(): Promise<string[]>;
   getProject(): Promise<Project>;
 }
 
@@ -125,6 +127,16 @@ export function clientUserActions(ctx: AppContext, afterChange: () => Promise<vo
       if (!(await ctx.session.getTokens(0))) return [];
       const { items } = await ctx.call<{ items: TeamClientRead[] }>({ method: "GET", path: "/teams", query: { user_id: "me" } });
       return items.map(teamFromWire);
+    },
+
+    async listMyProjectPermissions() {
+      if (!(await ctx.session.getTokens(0))) return [];
+      const { items } = await ctx.call<{ items: ProjectPermissionRead[] }>({
+        method: "GET",
+        path: "/project-permissions",
+        query: { user_id: "me", recursive: true },
+      });
+      return items.map((permission) => permission.id);
     },
 
     async getProject() {

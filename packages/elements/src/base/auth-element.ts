@@ -3,6 +3,7 @@ import { updateWhenLocaleChanges } from "@lit/localize";
 import { ReactiveHTMLElement, type Changed } from "./reactive-element.js";
 import type { ReadableAtom } from "nanostores";
 import { findApp, onAppChange } from "./app-registry.js";
+import { autofocusFirstField } from "./forms.js";
 import { isRightToLeft } from "./i18n.js";
 import { adoptStyles, css } from "./styles.js";
 
@@ -13,6 +14,21 @@ let nextId = 0;
  * managers and autofill reliably see only forms in the document tree, and sign-in forms must be fillable and
  * savable. Styles are one stylesheet adopted once per document (see styles.ts), with zero specificity so
  * pages can override anything with plain CSS.
+ *
+ * The theme tokens below are read by every element (set them on the element, an `<auth-app>` or any ancestor);
+ * the defaults are the light theme's, then the dark theme's.
+ * @cssprop --auth-color-primary - Brand colour: buttons, links, focus rings (`#1d4ed8`, `#93c5fd`).
+ * @cssprop --auth-color-on-primary - Text on the brand colour (default: black or white, whichever contrasts more).
+ * @cssprop --auth-color-primary-text - The older name of `--auth-color-on-primary`.
+ * @cssprop --auth-color-background - Background of cards, menus and dialogs (`#fff`, `#111827`).
+ * @cssprop --auth-color-text - Text (`#111827`, `#f3f4f6`).
+ * @cssprop --auth-color-muted - Secondary text: hints, dates, descriptions (`#4b5563`, `#b6bcc6`).
+ * @cssprop --auth-color-border - Borders of cards and fields (`#8a93a2`, `#6b7280`).
+ * @cssprop --auth-color-link - Links (default: the brand colour, darkened or lightened to a 4.5:1 contrast).
+ * @cssprop --auth-color-error - Error messages and destructive buttons (`#b91c1c`, `#fca5a5`).
+ * @cssprop --auth-font - The `font` shorthand of the widgets (`15px/1.5 system-ui, sans-serif`).
+ * @cssprop --auth-radius - Corner radius of cards, fields and buttons (`8px`).
+ * @cssprop --auth-spacing - The spacing unit that gaps and paddings are multiples of (`1rem`).
  */
 export class AuthElement extends ReactiveHTMLElement {
   /** The app this element works with (closest `<auth-app>`, else the page default). */
@@ -45,6 +61,7 @@ export class AuthElement extends ReactiveHTMLElement {
     this.classList.add("lk");
     this.stopListening = onAppChange(() => this.attachApp());
     this.attachApp();
+    if (this.autofocus) autofocusFirstField(this);
   }
 
   override disconnectedCallback(): void {

@@ -1,4 +1,4 @@
-import { KnownError, NetworkError, OfflineError } from "@latchkey/core";
+import { HttpStatusError, KnownError, NetworkError, OfflineError } from "@latchkey/core";
 import { msg } from "./i18n.js";
 
 /** Which form field an error belongs to; `form` errors show above the submit button. */
@@ -66,5 +66,7 @@ export function describeError(error: unknown): ShownError {
   }
   if (error instanceof OfflineError) return { field: "form", message: msg("You are offline. Check your connection and try again.") };
   if (error instanceof NetworkError) return { field: "form", message: msg("The server cannot be reached. Check your connection and try again.") };
+  // The server's limit on mails to one address (SPEC.md has no known error for it: a plain 429).
+  if (error instanceof HttpStatusError && error.status === 429) return { field: "form", message: msg("Too many emails were sent to this address. Wait a few minutes, then try again.") };
   return { field: "form", message: msg("Something went wrong. Please try again.") };
 }

@@ -12,7 +12,10 @@ const RIGHT_TO_LEFT = new Set<string>(["ar"]);
  * time (dist/locales/); from source it is the package's locales/ folder. Pages may point elsewhere.
  */
 declare const __LATCHKEY_LOCALES_PATH__: string | undefined;
-let localesUrl = new URL(typeof __LATCHKEY_LOCALES_PATH__ === "string" ? __LATCHKEY_LOCALES_PATH__ : "../../locales/", import.meta.url).href;
+// `globalThis.URL`, not `URL`: bundlers (Turbopack, webpack) take `new URL(path, import.meta.url)` for an asset to
+// bundle, and fail the build on a path they cannot work out. In a bundled app, call setLocalesUrl.
+const defaultPath = typeof __LATCHKEY_LOCALES_PATH__ === "string" ? __LATCHKEY_LOCALES_PATH__ : "../../locales/";
+let localesUrl = new globalThis.URL(defaultPath, import.meta.url).href;
 
 export function setLocalesUrl(url: string): void {
   localesUrl = new URL(url, location.href).href;

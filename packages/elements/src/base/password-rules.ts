@@ -1,3 +1,4 @@
+import { html, type TemplateResult } from "lit-html";
 import type { ShownError } from "./errors.js";
 import { msg, str } from "./i18n.js";
 
@@ -15,3 +16,41 @@ export function checkNewPassword(password: string, repeat: string): ShownError |
   if (password !== repeat) return { field: "password-repeat", message: msg("Passwords do not match.") };
   return null;
 }
+
+/** The new password and its repetition as typed so far, read from the form on each `input` event. */
+export type TypedPasswords = [password: string, repeat: string];
+
+export function typedPasswords(event: Event): TypedPasswords {
+  const form = event.currentTarget as HTMLFormElement;
+  const value = (name: string) => (form.elements.namedItem(name) as HTMLInputElement | null)?.value ?? "";
+  return [value("password"), value("password-repeat")];
+}
+
+/** The id of the rules list under a form's new-password field, for its `aria-describedby`. */
+export const rulesId = (uid: string): string => `${uid}-password-rules`;
+
+/**
+ * What a new password must be, listed under its field from the start (not only after a failed attempt),
+ * each rule marked met as the person types. The new-password input points at the list with
+ * aria-describedby, so a screen reader reads the rules with the field; the marks say met / not met in words.
+ */
+export function passwordRules(uid: string, [password, repeat]: TypedPasswords): TemplateResult {
+  const rules: Array<[string, boolean]> = [
+    [msg(str`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`), password.length >= PASSWORD_MIN_LENGTH && password.length <= PASSWORD_MAX_LENGTH],
+    [msg("Both passwords match"), password !== "" && password === repeat],
+  ];
+  return html`<ul class="lk-rules" part="password-rules" id=${rulesId(uid)}>
+    ${rules.map(([text, met]) => html`<li data-met=${met}><span class="lk-sr">${met ? msg("Met:") : msg("Not met:")} </span>${text}</li>`)}
+  </ul>`;
+}
+
+/**
+ * The rules list's looks, for the elements that show it (kept out of the sign-in bundle's stylesheet). The
+ * marks have empty alternative text (`content: "✓" / ""`): the words in the list say it.
+ */
+export const passwordRulesCss = `
+:where(.lk-rules){list-style:none;margin:0;padding:0;font-size:.93em;color:var(--lk-muted)}
+:where(.lk-rules li)::before{content:"○"/"";display:inline-block;width:1.4em}
+:where(.lk-rules li[data-met=true]){color:var(--lk-fg)}
+:where(.lk-rules li[data-met=true])::before{content:"✓"/""}
+`;

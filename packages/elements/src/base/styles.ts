@@ -47,11 +47,12 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk button,.lk-button){font:inherit;font-weight:600;cursor:pointer;padding:.6rem 1rem;border-radius:var(--lk-r);border:1px solid var(--lk-border);background:var(--lk-bg);color:var(--lk-fg);text-align:center;text-decoration:none}
 :where(.lk .lk-oauth){display:flex;align-items:center;justify-content:center;gap:.6em}:where(.lk .lk-oauth img,.lk img[part=oauth-icon]){flex:none;width:20px;height:20px}
 :where(.lk button[type=submit],.lk-primary){background:var(--lk-primary);border-color:var(--lk-primary);color:var(--lk-on-primary)}
-:where(.lk button:disabled){opacity:.7;cursor:progress}
+:where(.lk button:disabled,.lk [aria-disabled=true]){opacity:.7;cursor:progress}
 :where(.lk :focus-visible){outline:2px solid var(--lk-primary);outline-offset:2px}
 :where(.lk a:not(.lk-button)){color:var(--lk-link)}
-:where(.lk-link){background:none!important;border:0!important;padding:0!important;color:var(--lk-link)!important;font-weight:400!important;text-decoration:underline}
-:where(.lk-link,.lk-footer a){display:inline-block;min-height:24px;line-height:24px}
+:where(.lk-link,.lk-reveal){background:none!important;border:0!important;padding:0!important;color:var(--lk-link)!important;font-weight:400!important;text-decoration:underline}
+:where(.lk-link,.lk-footer a,.lk-reveal){display:inline-block;min-height:24px;line-height:24px}
+:where(.lk-reveal){justify-self:start}:where(.lk-reveal[aria-pressed=true])::before{content:"✓ "/""}
 :where(.lk-error){color:var(--lk-error);margin:0;font-size:.93em}
 :where(.lk-alert){color:var(--lk-error);border:1px solid var(--lk-error);border-radius:var(--lk-r);padding:.5rem .75rem;margin:0}
 :where(.lk-sr){position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}

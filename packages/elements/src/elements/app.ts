@@ -12,7 +12,7 @@ import { announceAppChange, type AppHost } from "../base/app-registry.js";
  * @attr publishable-client-key - The project's publishable client key.
  * @attr base-url - The Latchkey server, e.g. `https://auth.example.com`.
  * @attr handler-path - Where the handler pages live (default `/handler`).
- * @attr theme - `light` or `dark` for every element inside; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark` for every element inside; default follows the system.
  * @attr locale - The language of the page's elements (`en`, `de`, `fr`, `es`, `pt-BR`, `it`, `nl`, `ja`,
  *   `zh-CN`, `ar`; others match by language, else English). Default: the page's `<html lang>`.
  */

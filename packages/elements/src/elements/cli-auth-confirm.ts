@@ -12,8 +12,10 @@ import { pageParam } from "../base/navigation.js";
  * @element auth-cli-auth-confirm
  * @fires auth-cli-login-confirmed - After the tool was given its session.
  * @attr login-code - The CLI's login code; default: the page URL's `login_code` parameter.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the message.
+ * @csspart submit - The confirm button.
+ * @csspart button - The "Sign in" link shown when signed out.
  */
 export class AuthCliAuthConfirmElement extends AuthElement {
   static override properties = { loginCode: { type: String, attribute: "login-code" }, state: { state: true }, message: { state: true } };

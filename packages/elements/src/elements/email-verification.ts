@@ -8,8 +8,9 @@ import { msg } from "../base/i18n.js";
  * @element auth-email-verification
  * @fires auth-email-verified - After the address was verified.
  * @attr code - The verification code; default: the page URL's `code` parameter.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the message.
+ * @csspart link - The link onward: "Continue" once verified, "Go to sign in" after an error.
  */
 export class AuthEmailVerificationElement extends CodeLinkElement {
   protected get heading(): string {

@@ -1,7 +1,7 @@
 import { html, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
-import { field, formError, formValues, submit } from "../base/forms.js";
+import { field, focusError, formError, formValues, submit } from "../base/forms.js";
 import { carryReturnTarget } from "../base/navigation.js";
 import { msg, str } from "../base/i18n.js";
 
@@ -11,10 +11,14 @@ import { msg, str } from "../base/i18n.js";
  *
  * @element auth-forgot-password
  * @fires auth-reset-email-sent - After the request was accepted; detail `{ email }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr autofocus - Focus the first field as soon as it shows.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the form.
  * @csspart input - The email input.
  * @csspart submit - The submit button.
+ * @csspart label - The email input's label.
+ * @csspart error - The form-level error.
+ * @csspart link - The "Back to sign in" link.
  */
 export class AuthForgotPasswordElement extends AuthElement {
   static override properties = { sentTo: { state: true }, busy: { state: true }, error: { state: true } };
@@ -55,6 +59,7 @@ export class AuthForgotPasswordElement extends AuthElement {
       this.focusStep();
     } catch (error) {
       this.error = describeError(error);
+      focusError(this);
     } finally {
       this.busy = false;
     }

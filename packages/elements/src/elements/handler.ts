@@ -27,7 +27,9 @@ const PAGES: Record<string, () => TemplateResult> = {
  * Mount it on a catch-all route of the handler path.
  *
  * @element auth-handler
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
+ * @csspart card - The box around the error and not-found pages.
+ * @csspart link - The "Go home" link of those pages.
  */
 export class AuthHandlerElement extends AuthElement {
   private signingOut = false;

@@ -10,8 +10,9 @@ import { msg } from "../base/i18n.js";
  * @fires auth-signed-in - After signing in; detail `{ userId, isNewUser }`.
  * @attr code - The sign-in code; default: the page URL's `code` parameter.
  * @attr no-redirect - Stay on the page after signing in.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the message.
+ * @csspart link - The link onward: "Continue" once signed in, "Go to sign in" after an error.
  */
 export class AuthMagicLinkCallbackElement extends CodeLinkElement {
   static override properties = { ...CodeLinkElement.properties, noRedirect: { type: Boolean, attribute: "no-redirect" } };

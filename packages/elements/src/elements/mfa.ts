@@ -1,7 +1,7 @@
 import { html, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
-import { field, formError, formValues, submit } from "../base/forms.js";
+import { field, focusError, formError, formValues, submit } from "../base/forms.js";
 import { msg } from "../base/i18n.js";
 import { MFA_ATTEMPT_CODE_KEY } from "./sign-in.js";
 
@@ -12,10 +12,13 @@ import { MFA_ATTEMPT_CODE_KEY } from "./sign-in.js";
  * @element auth-mfa
  * @fires auth-signed-in - After signing in; detail `{ userId, isNewUser }`.
  * @attr no-redirect - Stay on the page after signing in.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr autofocus - Focus the first field as soon as it shows.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the form.
  * @csspart input - The code input.
  * @csspart submit - The submit button.
+ * @csspart label - The code input's label.
+ * @csspart link - The "Go to sign in" link when no sign-in is pending.
  */
 export class AuthMfaElement extends AuthElement {
   static override properties = { noRedirect: { type: Boolean, attribute: "no-redirect" }, busy: { state: true }, error: { state: true } };
@@ -57,6 +60,7 @@ export class AuthMfaElement extends AuthElement {
       this.emit("auth-signed-in", result);
     } catch (error) {
       this.error = describeError(error);
+      focusError(this);
     } finally {
       this.busy = false;
     }

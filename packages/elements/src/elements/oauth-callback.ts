@@ -14,8 +14,9 @@ import { MFA_ATTEMPT_CODE_KEY } from "./sign-in.js";
  * @element auth-oauth-callback
  * @fires auth-signed-in - After signing in or linking; detail `{ userId, isNewUser }`.
  * @attr no-redirect - Stay on the page afterwards.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the message.
+ * @csspart link - The link onward: "Continue" once signed in, "Go to sign in" after an error.
  */
 export class AuthOAuthCallbackElement extends AuthElement {
   static override properties = { noRedirect: { type: Boolean, attribute: "no-redirect" }, state: { state: true }, message: { state: true } };

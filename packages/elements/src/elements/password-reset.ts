@@ -2,9 +2,9 @@ import type { ClientApp } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
-import { field, formError, formValues, submit } from "../base/forms.js";
+import { field, focusError, formError, formValues, showPassword, submit } from "../base/forms.js";
 import { pageParam } from "../base/navigation.js";
-import { checkNewPassword } from "../base/password-rules.js";
+import { checkNewPassword, passwordRules, passwordRulesCss, rulesId, typedPasswords, type TypedPasswords } from "../base/password-rules.js";
 import { msg } from "../base/i18n.js";
 
 /**
@@ -14,18 +14,25 @@ import { msg } from "../base/i18n.js";
  * @element auth-password-reset
  * @fires auth-password-reset - After the password was changed.
  * @attr code - The reset code; default: the page URL's `code` parameter.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr autofocus - Focus the new-password field as soon as it shows.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the form.
  * @csspart input - The password inputs.
  * @csspart submit - The submit button.
+ * @csspart password-rules - The list of what the new password must be, each rule marked met as the person types.
+ * @csspart show-password - The "Show password" toggle.
+ * @csspart label - The password inputs' labels.
+ * @csspart link - The link onward: "Sign in" once reset, "Ask for a new link" after an error.
  */
 export class AuthPasswordResetElement extends AuthElement {
-  static override properties = { code: { type: String }, state: { state: true }, busy: { state: true }, error: { state: true } };
+  static override css = passwordRulesCss;
+  static override properties = { code: { type: String }, state: { state: true }, busy: { state: true }, error: { state: true }, typed: { state: true } };
 
   declare code: string | null;
   declare state: "checking" | "ready" | "invalid" | "done";
   declare busy: boolean;
   declare error: ShownError | null;
+  declare typed: TypedPasswords;
 
   constructor() {
     super();
@@ -33,6 +40,7 @@ export class AuthPasswordResetElement extends AuthElement {
     this.state = "checking";
     this.busy = false;
     this.error = null;
+    this.typed = ["", ""];
   }
 
   protected override appAttached(app: ClientApp): void {
@@ -70,10 +78,12 @@ export class AuthPasswordResetElement extends AuthElement {
         body = html`<p role="status">${msg("Your password has been reset. You can now sign in with it.")}</p><div class="lk-footer"><a part="link" href=${signIn}>${msg("Sign in")}</a></div>`;
         break;
       default:
-        body = html`<form @submit=${this.reset}>
-          ${field({ uid: this.uid, name: "password", label: msg("New password"), type: "password", autocomplete: "new-password", error: this.error })}
+        body = html`<form @submit=${this.reset} @input=${(event: Event) => (this.typed = typedPasswords(event))}>
+          ${field({ uid: this.uid, name: "password", label: msg("New password"), type: "password", autocomplete: "new-password", error: this.error, describedBy: rulesId(this.uid) })}
+          ${passwordRules(this.uid, this.typed)}
           ${field({ uid: this.uid, name: "password-repeat", label: msg("Repeat new password"), type: "password", autocomplete: "new-password", error: this.error })}
-          ${this.error?.field === "code" ? html`<p class="lk-alert" role="alert">${this.error.message}</p>` : nothing}
+          ${showPassword(`${this.uid}-password ${this.uid}-password-repeat`)}
+          ${this.error?.field === "code" ? html`<p class="lk-alert" part="error" role="alert" tabindex="-1">${this.error.message}</p>` : nothing}
           ${formError(this.error)} ${submit(msg("Reset password"), msg("Resetting…"), this.busy)}
         </form>`;
     }
@@ -84,7 +94,7 @@ export class AuthPasswordResetElement extends AuthElement {
     const { password = "", "password-repeat": repeat = "" } = formValues(event);
     if (this.busy || !this.app) return;
     this.error = checkNewPassword(password, repeat);
-    if (this.error) return;
+    if (this.error) return focusError(this);
     this.busy = true;
     try {
       await this.app.resetPassword({ code: this.resetCode() ?? "", password });
@@ -93,6 +103,7 @@ export class AuthPasswordResetElement extends AuthElement {
       this.focusStep();
     } catch (error) {
       this.error = describeError(error);
+      focusError(this);
     } finally {
       this.busy = false;
     }

@@ -2,7 +2,7 @@ import { KnownError, signInWithPasskey, type ClientApp, type CurrentUser, type L
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
-import { field, formError, formValues, submit } from "../base/forms.js";
+import { field, focusError, formError, formValues, showPassword, submit } from "../base/forms.js";
 import { carryReturnTarget, pageParam } from "../base/navigation.js";
 import { projectGate } from "../base/project-gate.js";
 import { oauthButtons } from "../base/provider-names.js";
@@ -22,14 +22,19 @@ type Step = { name: "methods"; mode: "password" | "email-code" } | { name: "code
  * @element auth-sign-in
  * @fires auth-signed-in - After a successful sign-in; detail `{ userId, isNewUser }`.
  * @attr no-redirect - Stay on the page after signing in instead of going to after-sign-in.
- * @attr theme - `light` or `dark`; default follows the system.
- * @cssprop --auth-color-primary - Buttons and links.
+ * @attr autofocus - Focus the first field as soon as it shows.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the form.
  * @csspart input - Every text input.
  * @csspart submit - The submit button.
+ * @csspart show-password - The "Show password" toggle.
  * @csspart oauth-button - Each "Continue with …" button.
  * @csspart passkey-button - The "Sign in with a passkey" button (when the project enables passkeys).
  * @csspart error - The form-level error.
+ * @csspart label - Every input's label.
+ * @csspart oauth-icon - Each provider's icon, in its button.
+ * @csspart link - The "Forgot password?" and "Sign up" links.
+ * @csspart button - The "Sign out" button shown to someone already signed in.
  */
 export class AuthSignInElement extends AuthElement {
   static override properties = {
@@ -104,7 +109,7 @@ export class AuthSignInElement extends AuthElement {
     return html`<form @submit=${this.signInWithPassword}>
       ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: this.identifierAutocomplete(), error: this.error })}
       ${field({ uid: this.uid, name: "password", label: msg("Password"), type: "password", autocomplete: "current-password", error: this.error })}
-      ${formError(this.error)} ${submit(msg("Sign in"), msg("Signing in…"), this.busy)}
+      ${showPassword(`${this.uid}-password`)} ${formError(this.error)} ${submit(msg("Sign in"), msg("Signing in…"), this.busy)}
     </form>`;
   }
 
@@ -144,6 +149,7 @@ export class AuthSignInElement extends AuthElement {
         return;
       }
       this.error = describeError(error);
+      focusError(this);
     } finally {
       this.busy = false;
     }

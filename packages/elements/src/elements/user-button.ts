@@ -12,7 +12,7 @@ import { msg, str } from "../base/i18n.js";
  * @element auth-user-button
  * @fires auth-signed-out - After signing out from the menu.
  * @attr show-name - Show the user's name next to the avatar.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart button - The avatar button.
  * @csspart avatar - The avatar.
  * @csspart menu - The menu.

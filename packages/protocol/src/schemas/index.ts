@@ -23,3 +23,4 @@ export * from "./passkeys.js";
 export * from "./metrics.js";
 export * from "./dialect-fields.js";
 export * from "./analytics.js";
+export * from "./hosted-pages.js";

@@ -13,6 +13,12 @@ const UNPAIRED_SURROGATE = /[\ud800-\udfff]/u;
  */
 export const MAX_METADATA_DEPTH = 1000;
 
+/**
+ * Metadata may take this many bytes as JSON at most (issue 17). The protocol sets no bound; this one keeps a
+ * user row, read on every request, small, while leaving room for any reasonable app state.
+ */
+export const MAX_METADATA_BYTES = 100_000;
+
 /** Why a JSON value cannot be stored as metadata, or undefined when it can. Iterative: depth is client input. */
 export function metadataProblem(value: unknown): string | undefined {
   const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
@@ -29,7 +35,15 @@ export function metadataProblem(value: unknown): string | undefined {
       }
     }
   }
+  if (value !== undefined && jsonBytesOver(value, MAX_METADATA_BYTES)) return `must not be larger than ${MAX_METADATA_BYTES} bytes as JSON`;
   return undefined;
+}
+
+function jsonBytesOver(value: unknown, max: number): boolean {
+  const json = JSON.stringify(value) ?? "";
+  // A UTF-16 unit takes at most 3 bytes in UTF-8: short strings need no encoding to be known small.
+  if (json.length * 3 <= max) return false;
+  return new TextEncoder().encode(json).length > max;
 }
 
 /** Any JSON value (null included), stored as jsonb. */

@@ -6,7 +6,7 @@ import { hasNul, metadata } from "./metadata.js";
 import { CLIENT_UPLOADED_IMAGE_DESCRIPTION } from "./profile-images.js";
 import { newerField } from "./dialect-fields.js";
 
-export { MAX_METADATA_DEPTH, metadataProblem } from "./metadata.js";
+export { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataProblem } from "./metadata.js";
 
 /**
  * Wire shapes of users: `POST /users`, `GET/PATCH/DELETE /users/{id}` (server and admin), `GET /users`,

@@ -1,8 +1,10 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
+import { StartupError } from "../startup-error.js";
 import type { ChangeSource } from "./change-feed.js";
+import { acquireDataDirLock, DATA_DIR_LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
 import { PGliteDialect } from "./pglite-dialect.js";
 import type { Database } from "./schema.js";
 import { WriteTrackingPlugin } from "./write-tracking.js";
@@ -22,19 +24,53 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
   const plugins = [new WriteTrackingPlugin()];
   let db: Db;
   if (target.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // A database that does not answer a new connection within 3 s is treated as down (503), not waited on.
+    const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 3_000 });
     // An idle connection the server closed (a restart, a failover, an administrator) is dropped by the
     // pool and replaced on the next query; unhandled, its 'error' event would end the process.
     pool.on("error", () => {});
+    // A connection lost while a request holds it (the database stopped mid-request) is also an 'error'
+    // event on that client, which the pool listens for only on idle clients; the request's query fails
+    // with it anyway (answered 503, http/database-unavailable.ts), so the event itself is not needed.
+    pool.on("connect", (client) => client.on("error", () => {}));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     changeSources.set(db, { kind: "postgres", url: target.url });
   } else {
-    if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-    const pglite = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir } : {}), ...(target.snapshot ? { loadDataDir: target.snapshot } : {}) });
-    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins });
+    const lock = target.dataDir ? lockDataDir(target.dataDir) : undefined;
+    let pglite: PGlite;
+    try {
+      pglite = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir } : {}), ...(target.snapshot ? { loadDataDir: target.snapshot } : {}) });
+    } catch (error) {
+      lock?.release();
+      if (!target.dataDir) throw error;
+      throw new StartupError(
+        `The data dir ${target.dataDir} is not a usable Latchkey database (${describe(error)}). ` +
+          `Point LATCHKEY_DATA_DIR at an empty directory or at one an earlier Latchkey created.`,
+      );
+    }
+    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, () => lock?.release()), plugins });
     changeSources.set(db, { kind: "pglite", pglite });
   }
   return db;
+}
+
+function lockDataDir(dataDir: string): DataDirLock {
+  try {
+    mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw new StartupError(`Cannot create the data dir ${dataDir} (${describe(error)}). Check LATCHKEY_DATA_DIR and its permissions.`);
+  }
+  // PGlite would create its database among whatever files are there; like initdb, refuse a directory
+  // that holds something else (a mistyped path pointing at a project folder).
+  const entries = readdirSync(dataDir).filter((name) => name !== DATA_DIR_LOCK_FILE);
+  if (entries.length > 0 && !entries.includes("PG_VERSION")) {
+    throw new StartupError(`The data dir ${dataDir} holds other files and no Latchkey database. Point LATCHKEY_DATA_DIR at an empty or new directory.`);
+  }
+  return acquireDataDirLock(dataDir);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Where the change notifications of a database opened by `connectDatabase` can be listened to. */

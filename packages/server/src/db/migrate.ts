@@ -8,9 +8,20 @@ const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
 // migrations when several processes start against one database at the same moment.
 const MIGRATION_LOCK_KEY = 7_245_310_116;
 
+function migrationFiles(): string[] {
+  return readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
+}
+
+/** The migrations this server's code expects that the database has not applied (for `/ready`). */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const done = await sql<{ name: string }>`select name from schema_migrations`.execute(db);
+  const applied = new Set(done.rows.map((r) => r.name));
+  return migrationFiles().filter((file) => !applied.has(file));
+}
+
 /** Applies every migration not yet applied, each in its own transaction, under a session advisory lock. */
 export async function migrate(db: Db): Promise<string[]> {
-  const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
+  const files = migrationFiles();
   return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`.execute(conn);
     try {

@@ -16,12 +16,16 @@ import {
  * a transaction holds the only connection until it commits, exactly like a pool of size one.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  /** `onClosed`: runs once the database is closed (the data dir's lock is released there). */
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly onClosed: () => void = () => {},
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.onClosed);
   }
   createIntrospector(db: Kysely<any>) {
     return new PostgresIntrospector(db);
@@ -36,7 +40,10 @@ class PGliteDriver implements Driver {
   private readonly connection: PGliteConnection;
   private releaseCurrent: (() => void) | undefined;
 
-  constructor(private readonly pglite: PGlite) {
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly onClosed: () => void,
+  ) {
     this.connection = new PGliteConnection(pglite);
   }
   async init() {}
@@ -64,7 +71,11 @@ class PGliteDriver implements Driver {
   }
   async destroy() {
     await this.queue;
-    await this.pglite.close();
+    try {
+      await this.pglite.close();
+    } finally {
+      this.onClosed();
+    }
   }
 }
 

@@ -91,7 +91,16 @@ export interface ContactChannelsTable {
   is_verified: ColumnType<boolean, boolean | undefined, boolean>;
   is_primary: ColumnType<boolean, boolean | undefined, boolean>;
   used_for_auth: ColumnType<boolean, boolean | undefined, boolean>;
+  /** An address from before migration 0020 that differs only in case from an earlier account's: kept signing in. */
+  case_duplicate: ColumnType<boolean, never, never>;
   created_at: CreatedAt;
+}
+
+export interface AuthThrottlesTable {
+  key: string;
+  failures: number;
+  last_failure_at: Date;
+  blocked_until: Date;
 }
 
 export interface TeamMembersTable {
@@ -132,6 +141,7 @@ export interface Database
   api_key_sets: ApiKeySetsTable;
   users: UsersTable;
   contact_channels: ContactChannelsTable;
+  auth_throttles: AuthThrottlesTable;
   team_members: TeamMembersTable;
   sessions: SessionsTable;
 }

@@ -6,7 +6,7 @@ import { createDevOidcProvider } from "./provider.js";
 /**
  * The development OpenID provider as a process of its own, for test suites (LATCHKEY_OAUTH_DEV_ISSUER):
  *
- *   node --import tsx packages/server/src/dev-oauth/standalone.ts [--port 0] [--host 127.0.0.1]
+ *   node --conditions=source --import tsx packages/server/src/dev-oauth/standalone.ts [--port 0] [--host 127.0.0.1]
  *
  * Prints `listening <issuer URL>` on stdout once it answers, and exits on SIGTERM or SIGINT (and, with
  * `--exit-with-stdin`, when its standard input closes, so a test runner that dies takes it along).

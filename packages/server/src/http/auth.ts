@@ -9,7 +9,7 @@ import { findCachedUserRecord } from "../services/user-read.js";
 import { restrictedReasonOf, restrictionPolicy } from "../services/user-restrictions.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 import { protocolHeader } from "./dialect.js";
-import { PUBLISHABLE_KEY_OPTIONAL, type Dialect } from "@latchkey/protocol/dialects";
+import { PUBLIC_CLIENT_SECRET, PUBLISHABLE_KEY_OPTIONAL, type Dialect } from "@latchkey/protocol/dialects";
 import { renderProjectConfig, requiresPublishableClientKey, type ConfigObject } from "../config/project-config.js";
 import type { ProjectRow } from "../db/rows.js";
 
@@ -36,7 +36,11 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const projectId = header("project-id");
   const branchId = header("branch-id") ?? DEFAULT_BRANCH_ID;
   const accessType = header("access-type");
-  const publishableClientKey = header("publishable-client-key");
+  // 2.8.108's public sentinel in place of a key says "no key", in either version: the server's own hosted
+  // pages (routes/hosted-handler-pages.ts) have no key to send, and say so with it.
+  const sentKey = header("publishable-client-key");
+  const saysKeyless = sentKey === PUBLIC_CLIENT_SECRET;
+  const publishableClientKey = saysKeyless ? undefined : sentKey;
   const secretServerKey = header("secret-server-key");
   const superSecretAdminKey = header("super-secret-admin-key");
   const adminAccessToken = header("admin-access-token");
@@ -47,7 +51,7 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const allowRestrictedUser = allowAnonymousUser || header("allow-restricted-user") === "true";
 
   if (!accessType) {
-    if (publishableClientKey || secretServerKey || superSecretAdminKey || adminAccessToken) throw new KnownErrors.ProjectKeyWithoutAccessType();
+    if (sentKey || secretServerKey || superSecretAdminKey || adminAccessToken) throw new KnownErrors.ProjectKeyWithoutAccessType();
     return null;
   }
   if (!isAccessType(accessType)) throw new KnownErrors.InvalidAccessType(accessType);
@@ -90,7 +94,7 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
       // after an update, listing users) with the token alone.
       if (!publishableClientKey && projectOwner) break;
       if (!publishableClientKey) {
-        if (keylessClientAllowed(c.get("dialect"), project)) break;
+        if (keylessClientAllowed(saysKeyless ? "2.8.108" : c.get("dialect"), project)) break;
         // CLIENT_AUTHENTICATION_REQUIRED for 2.8.41 (protocol/src/dialects.ts translates it).
         throw new KnownErrors.PublishableClientKeyRequiredForProject(projectId);
       }

@@ -5,7 +5,7 @@ import { KnownError, KnownErrors } from "@latchkey/protocol/errors";
 import { oauthAuthorizeJsonResponse, oauthAuthorizeQuery } from "@latchkey/protocol/schemas";
 import { z } from "zod";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
-import { isUrlTrustedByProject } from "../config/trusted-domains.js";
+import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
 import type { AppEnv } from "../http/context.js";
 import { oauthClientProject } from "../http/oauth-client.js";
@@ -58,6 +58,7 @@ export const oauthFlowRoutes = [
       if (!provider || !usable) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
       if (query.provider_scope && provider.isShared) throw new KnownErrors.OAuthExtraScopeNotAvailableWithSharedOAuthKeys();
       const providerApi = providerClient(env, config, provider);
+      const trusted = (url: string) => isUrlTrustedForProject(env, project.id, config, url);
 
       let userId: string | null = null;
       if (query.token) {
@@ -68,8 +69,8 @@ export const oauthFlowRoutes = [
         throw new HTTPException(400, { message: "?token= query parameter is required for link type" });
       }
 
-      if (!isUrlTrustedByProject(config, query.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted();
-      if (query.after_callback_redirect_url && !isUrlTrustedByProject(config, query.after_callback_redirect_url)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+      if (!trusted(query.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+      if (query.after_callback_redirect_url && !trusted(query.after_callback_redirect_url)) throw new KnownErrors.RedirectUrlNotWhitelisted();
       // An untrusted error page is not an error now: errors are then answered here instead of redirected.
       const errorRedirectUrl = query.error_redirect_url ?? query.error_redirect_uri ?? null;
 
@@ -82,7 +83,7 @@ export const oauthFlowRoutes = [
         codeChallenge: query.code_challenge,
         userId,
         providerScope: query.provider_scope ?? null,
-        errorRedirectUrl: errorRedirectUrl && isUrlTrustedByProject(config, errorRedirectUrl) ? errorRedirectUrl : null,
+        errorRedirectUrl: errorRedirectUrl && trusted(errorRedirectUrl) ? errorRedirectUrl : null,
         afterCallbackRedirectUrl: query.after_callback_redirect_url ?? null,
         innerCodeVerifier,
       });
@@ -165,14 +166,14 @@ async function oauthCallback(c: Context<AppEnv>): Promise<Response> {
     target.searchParams.set("state", info.clientState);
     return c.redirect(target.toString(), 302);
   } catch (error) {
-    if (error instanceof KnownError && info.errorRedirectUrl) return errorRedirect(c, config, info.errorRedirectUrl, error);
+    if (error instanceof KnownError && info.errorRedirectUrl) return errorRedirect(c, project.id, config, info.errorRedirectUrl, error);
     throw error;
   }
 }
 
 /** A known error shown on the client's error page: `errorCode`, `message`, `details` in the query, as the protocol does. */
-function errorRedirect(c: Context<AppEnv>, config: ProjectConfig, errorRedirectUrl: string, error: KnownError): Response {
-  if (!isUrlTrustedByProject(config, errorRedirectUrl)) throw error;
+function errorRedirect(c: Context<AppEnv>, projectId: string, config: ProjectConfig, errorRedirectUrl: string, error: KnownError): Response {
+  if (!isUrlTrustedForProject(c.get("deps").env, projectId, config, errorRedirectUrl)) throw error;
   const url = new URL(errorRedirectUrl);
   url.searchParams.set("errorCode", error.code);
   url.searchParams.set("message", error.message);

@@ -1,4 +1,5 @@
 import { HTTPException } from "hono/http-exception";
+import { clientIp } from "../http/client-ip.js";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { passwordSetBody, passwordSignInBody, passwordSignUpBody, passwordUpdateBody, signInResponse, successResponse } from "@latchkey/protocol/schemas";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
@@ -51,7 +52,7 @@ export const passwordAuthRoutes = [
     errors: [KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.EmailPasswordMismatch, KnownErrors.MultiFactorAuthenticationRequired],
     handler: (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      return signInWithPassword(db, env, auth.project, body.email, body.password);
+      return signInWithPassword(db, env, auth.project, body.email, body.password, clientIp(c));
     },
   }),
   defineRoute({

@@ -1,4 +1,4 @@
-import { getConnInfo } from "@hono/node-server/conninfo";
+import { clientIp } from "../http/client-ip.js";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
@@ -217,15 +217,6 @@ function renderSession(row: SessionRow, currentSessionId: string | null): Sessio
 async function findProjectSession(db: Db, projectId: string, sessionId: string): Promise<SessionRow | undefined> {
   if (!UUID.test(sessionId)) return undefined;
   return db.selectFrom("sessions").selectAll().where("project_id", "=", projectId).where("id", "=", sessionId.toLowerCase()).executeTakeFirst();
-}
-
-/** The caller's address as the socket sees it (no proxy headers are trusted), if there is a socket. */
-function clientIp(c: Context<AppEnv>): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The string parameters of a form or JSON body; anything else counts as absent. */

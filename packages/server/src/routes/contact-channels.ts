@@ -18,7 +18,7 @@ import {
   successResponse,
 } from "@latchkey/protocol/schemas";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
-import { isUrlTrustedByProject } from "../config/trusted-domains.js";
+import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { namedUser } from "../http/named-user.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
@@ -64,7 +64,7 @@ export const contactChannelsRoutes = [
     handler: async (c, { auth, body }) => {
       // `requiresUser`: a request without a signed-in user was refused before the handler.
       const user = auth.user!;
-      assertCallbackTrusted(auth.project, body.callback_url);
+      assertCallbackTrusted(c, auth.project, body.callback_url);
       const primary = await findPrimaryEmailChannel(c.get("deps").db, user.id);
       if (primary?.value !== body.email) throw new KnownErrors.EmailIsNotPrimaryEmail(body.email, primary?.value ?? null);
       if (primary.is_verified) throw new KnownErrors.EmailAlreadyVerified();
@@ -214,7 +214,7 @@ export const contactChannelsRoutes = [
       const userId = namedUser(auth, params.user_id, () => new HTTPException(400, { message: "Can only send verification code for your own user" }));
       const user = userId === auth.user?.id ? auth.user : await findUserRow(db, auth.project.id, userId);
       if (!user) throw new KnownErrors.UserNotFound();
-      assertCallbackTrusted(auth.project, body.callback_url);
+      assertCallbackTrusted(c, auth.project, body.callback_url);
       const channel = await findContactChannel(db, auth.project.id, userId, params.contact_channel_id.toLowerCase());
       if (!channel) throw new HTTPException(404, { message: "Contact channel not found" });
       if (channel.is_verified) throw new KnownErrors.EmailAlreadyVerified();
@@ -237,9 +237,9 @@ const forbidden = (action: "list" | "create" | "read" | "update" | "delete") => 
 const channelNotFoundForWrite = () => new HTTPException(400, { message: "Contact channel not found" });
 
 /** Mail links may only lead under the project's trusted domains (or localhost when allowed). */
-function assertCallbackTrusted(project: ProjectRow, callbackUrl: string): void {
+function assertCallbackTrusted(c: Context<AppEnv>, project: ProjectRow, callbackUrl: string): void {
   const config = renderProjectConfig(project.config_override as ConfigObject);
-  if (!isUrlTrustedByProject(config, callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isUrlTrustedForProject(c.get("deps").env, project.id, config, callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
 }
 
 /** The app's dependencies with this request's logger, so mail log lines carry the request id. */

@@ -1,4 +1,5 @@
 import { HTTPException } from "hono/http-exception";
+import { sameAuthAddress } from "./auth-address.js";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import type { ContactChannelRead, ContactChannelType } from "@latchkey/protocol/schemas";
 import type { Selectable, Transaction } from "kysely";
@@ -175,7 +176,7 @@ async function assertAuthValueFree(trx: Executor, projectId: string, type: Conta
     .select("id")
     .where("project_id", "=", projectId)
     .where("type", "=", type)
-    .where("value", "=", value)
+    .where(sameAuthAddress("value", value))
     .where("used_for_auth", "=", true);
   if (exceptChannelId) query = query.where("id", "!=", exceptChannelId);
   if (await query.executeTakeFirst()) throw new KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse(type, value);

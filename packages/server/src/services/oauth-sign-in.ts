@@ -1,4 +1,5 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
+import { exactAddressFirst, sameAuthAddress } from "./auth-address.js";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
@@ -94,8 +95,9 @@ async function authenticate(trx: Db, env: Env, project: ProjectRow, provider: Pr
       .select(["user_id", "is_verified"])
       .where("project_id", "=", project.id)
       .where("type", "=", "email")
-      .where("value", "=", profile.email)
+      .where(sameAuthAddress("value", profile.email))
       .where("used_for_auth", "=", true)
+      .orderBy(exactAddressFirst("value", profile.email), "desc")
       .executeTakeFirst();
     if (channel) {
       switch (config.auth.oauth.accountMergeStrategy) {

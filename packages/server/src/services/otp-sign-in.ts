@@ -1,8 +1,9 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
+import { exactAddressFirst, sameAuthAddress } from "./auth-address.js";
 import type { SignInResponse } from "@latchkey/protocol/schemas";
 import { HTTPException } from "hono/http-exception";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
-import { isUrlTrustedByProject } from "../config/trusted-domains.js";
+import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { sendEmail } from "../email/send.js";
@@ -55,8 +56,9 @@ async function accountForEmail(db: Executor, projectId: string, email: string, o
     .select(["user_id", "is_verified"])
     .where("project_id", "=", projectId)
     .where("type", "=", "email")
-    .where("value", "=", email)
-    .where("used_for_auth", "=", true);
+    .where(sameAuthAddress("value", email))
+    .where("used_for_auth", "=", true)
+    .orderBy(exactAddressFirst("value", email), "desc");
   if (options.lock) query = query.forUpdate();
   const channel = await query.executeTakeFirst();
   if (!channel) return null;
@@ -68,7 +70,7 @@ async function accountForEmail(db: Executor, projectId: string, email: string, o
 export async function sendSignInCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<{ nonce: string }> {
   const config = requireOtpSignIn(project);
   // Before looking at the email, so that this answer does not depend on whether an account exists.
-  if (!isUrlTrustedByProject(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isUrlTrustedForProject(deps.env, project.id, config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   const account = await accountForEmail(deps.db, project.id, input.email);
   if (!account && !config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
   await assertSendAllowed(deps.db, { projectId: project.id, purpose: "otp_sign_in", email: input.email });

@@ -1,9 +1,10 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
+import { assertNotThrottled, clearAccountFailures, recordFailedAttempt } from "./auth-throttle.js";
 import { passwordRequirementProblem, type SignInResponse } from "@latchkey/protocol/schemas";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
-import { isUrlTrustedByProject } from "../config/trusted-domains.js";
+import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import { hashPassword, needsRehash, verifyAgainstDummy, verifyPassword } from "../crypto/passwords.js";
 import type { Logger } from "pino";
 import { sendSignUpEmailVerification } from "./email-verification.js";
@@ -46,7 +47,7 @@ export async function signUpWithPassword(db: Db, env: Env, project: ProjectRow, 
   const config = configOf(project);
   requirePasswordAuth(config);
   if (!config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
-  if (input.verificationCallbackUrl !== undefined && !isUrlTrustedByProject(config, input.verificationCallbackUrl)) {
+  if (input.verificationCallbackUrl !== undefined && !isUrlTrustedForProject(env, project.id, config, input.verificationCallbackUrl)) {
     throw new KnownErrors.RedirectUrlNotWhitelisted();
   }
   assertPasswordRequirements(input.password);
@@ -110,12 +111,19 @@ async function upgradeAnonymousUser(db: Db, project: ProjectRow, userId: string,
  * verification too, and every failure is the same EMAIL_PASSWORD_MISMATCH, so neither the answer nor
  * its timing tells whether an account exists (STYLE §5).
  */
-export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, email: string, password: string): Promise<SignInResponse> {
+export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, email: string, password: string, clientIp?: string): Promise<SignInResponse> {
   requirePasswordAuth(configOf(project));
+  // Brute-force limits (services/auth-throttle.ts): keyed by the address as presented, known or not.
+  const attempt = { scope: "password", projectId: project.id, account: email, clientIp };
+  await assertNotThrottled(db, attempt);
   const user = await findUserByAuthEmail(db, project.id, email);
   const hash = user?.password_hash ?? null;
   const matches = hash !== null ? await verifyPassword(password, hash) : await verifyAgainstDummy(password);
-  if (!user || hash === null || !matches) throw new KnownErrors.EmailPasswordMismatch();
+  if (!user || hash === null || !matches) {
+    await recordFailedAttempt(db, attempt);
+    throw new KnownErrors.EmailPasswordMismatch();
+  }
+  await clearAccountFailures(db, attempt);
 
   if (needsRehash(hash)) {
     // An imported (or older-parameter) hash is replaced now that we know the password; only if it is

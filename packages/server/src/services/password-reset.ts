@@ -1,6 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
-import { isUrlTrustedByProject } from "../config/trusted-domains.js";
+import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import { hashPassword } from "../crypto/passwords.js";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
@@ -44,7 +44,7 @@ function requirePasswordAuth(project: ProjectRow): ProjectConfig {
  */
 export async function sendPasswordResetCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<void> {
   const config = requirePasswordAuth(project);
-  if (!isUrlTrustedByProject(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isUrlTrustedForProject(deps.env, project.id, config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   const user = await findUserByAuthEmail(deps.db, project.id, input.email);
   await assertSendAllowed(deps.db, { projectId: project.id, purpose: "password_reset", email: input.email });
   const data: ResetCodeData = { user_id: user?.id ?? null };

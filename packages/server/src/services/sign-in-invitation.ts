@@ -1,6 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
-import { isUrlTrustedByProject } from "../config/trusted-domains.js";
+import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import { sendEmail } from "../email/send.js";
 import type { AppDeps } from "./deps.js";
 import type { ProjectRow } from "./projects.js";
@@ -13,6 +13,6 @@ import type { ProjectRow } from "./projects.js";
  */
 export async function sendSignInInvitation(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<void> {
   const config = renderProjectConfig(project.config_override as ConfigObject);
-  if (!isUrlTrustedByProject(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isUrlTrustedForProject(deps.env, project.id, config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   await sendEmail(deps, project, { to: input.email, template: "sign_in_invitation", variables: { signInInvitationLink: input.callbackUrl } });
 }

@@ -3,7 +3,7 @@ import type { TeamInvitationDetails, TeamInvitationRead } from "@latchkey/protoc
 import { HTTPException } from "hono/http-exception";
 import { sql, type SqlBool } from "kysely";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
-import { isUrlTrustedByProject } from "../config/trusted-domains.js";
+import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
@@ -64,7 +64,7 @@ async function teamFor(db: Db, auth: RequestAuth, teamId: string, clientPermissi
 export async function sendTeamInvitation(deps: AppDeps, auth: RequestAuth, input: { teamId: string; email: string; callbackUrl: string }): Promise<{ id: string }> {
   const team = await teamFor(deps.db, auth, input.teamId, [INVITE_MEMBERS]);
   const config = renderProjectConfig(auth.project.config_override as ConfigObject);
-  if (!isUrlTrustedByProject(config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  if (!isUrlTrustedForProject(deps.env, auth.project.id, config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   await assertSendAllowed(deps.db, { projectId: auth.project.id, purpose: "team_invitation", email: input.email });
   const data: InvitationData = { team_id: team.id };
   const created = await createVerificationCode(deps.db, {

@@ -1,4 +1,5 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
+import { exactAddressFirst, sameAuthAddress } from "./auth-address.js";
 import { sql, type SqlBool, type Updateable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { ContactChannelsTable, UsersTable } from "../db/schema.js";
@@ -155,8 +156,9 @@ export async function findUserByAuthEmail(db: Db, projectId: string, email: stri
     .selectAll("users")
     .where("contact_channels.project_id", "=", projectId)
     .where("contact_channels.type", "=", "email")
-    .where("contact_channels.value", "=", email)
+    .where(sameAuthAddress("contact_channels.value", email))
     .where("contact_channels.used_for_auth", "=", true)
+    .orderBy(exactAddressFirst("contact_channels.value", email), "desc")
     .executeTakeFirst();
 }
 

@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import type { Logger } from "pino";
 import type { Db } from "../db/connect.js";
 import { sweepExpiredOAuthRecords } from "./oauth-flow-records.js";
+import { sweepStaleThrottles } from "./auth-throttle.js";
 
 /**
  * Deletes spent verification codes (services/verification-codes.ts) and command-line login attempts
@@ -61,7 +62,7 @@ export function startVerificationCodeSweeper(db: Db, log: Logger, intervalMs = S
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     if (running) return; // a slow sweep is still going: skip this tick rather than pile up
-    running = Promise.all([sweepSpentVerificationCodes(db), sweepExpiredOAuthRecords(db)])
+    running = Promise.all([sweepSpentVerificationCodes(db), sweepExpiredOAuthRecords(db), sweepStaleThrottles(db)])
       .then(([deleted]) => {
         if (deleted > 0) log.info({ deleted }, "deleted spent verification codes");
       })

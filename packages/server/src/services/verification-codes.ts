@@ -31,7 +31,9 @@ export type VerificationPurpose =
   /** The second step of a sign-in with two-factor authentication (services/mfa-gate.ts). */
   | "mfa_sign_in"
   /** The unsubscribe link in non-transactional mail (services/notification-preferences.ts); checked, never used up. */
-  | "unsubscribe";
+  | "unsubscribe"
+  /** A session handed from a hosted handler page to the app (services/hosted-handoff.ts). */
+  | "hosted_handoff";
 
 export type VerificationCodeKind = "link" | "otp";
 

@@ -16,7 +16,7 @@ const standalone = fileURLToPath(new URL("../../src/dev-oauth/standalone.ts", im
  * provider for the suites to sign in at, and waits until it says it listens.
  */
 export async function startOidcProviderProcess(options: { clientSecret?: string; timeoutMs?: number } = {}): Promise<OidcProviderProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", standalone, "--port", "0", "--exit-with-stdin"], {
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", standalone, "--port", "0", "--exit-with-stdin"], {
     cwd: serverPackage,
     env: { ...process.env, LATCHKEY_OAUTH_DEV_CLIENT_SECRET: options.clientSecret ?? "MOCK-SERVER-SECRET" },
     stdio: ["pipe", "pipe", "pipe"],

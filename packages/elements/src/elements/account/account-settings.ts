@@ -25,9 +25,10 @@ import { accountCss } from "./account-common.js";
  * @attr hide-notifications - Hide the email notifications section.
  * @attr hide-api-keys - Hide the API keys section.
  * @attr hide-danger-zone - Hide the delete-account section.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The page.
  * @csspart section - Each section (heading and element).
+ * @csspart link - The "Sign in" link shown when signed out.
  */
 export class AuthAccountSettingsElement extends AuthElement {
   static override css = `${accountCss}

@@ -19,11 +19,13 @@ const DAY = 24 * 3600 * 1000;
  * @element auth-api-key-settings
  * @fires auth-api-key-created - After a key was created; `detail` is `{ apiKeyId }` (never the key itself).
  * @fires auth-api-key-revoked - After a key was revoked; `detail` is `{ apiKeyId }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  * @csspart input - The description input.
  * @csspart submit - The create button.
  * @csspart dialog - The dialogs (new key, confirm revoke).
+ * @csspart label - The labels of the new key's fields.
+ * @csspart error - The form-level error.
  */
 export class AuthApiKeySettingsElement extends AuthElement {
   static override css = `${accountCss}

@@ -13,8 +13,9 @@ import { confirmAction } from "./confirm-dialog.js";
  *
  * @element auth-connected-accounts-settings
  * @fires auth-oauth-unlinked - After a provider account was unlinked; `detail` is `{ id, providerId }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
+ * @csspart oauth-icon - Each provider's icon.
  */
 export class AuthConnectedAccountsSettingsElement extends UserListSection<OAuthConnection> {
   private readonly project = this.watch((app) => app.$project);

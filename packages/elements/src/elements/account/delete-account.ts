@@ -16,12 +16,13 @@ const CONFIRM_WORD = "DELETE";
  *
  * @element auth-delete-account
  * @fires auth-account-deleted - After the account was deleted; `detail` is `{ userId }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  * @csspart button - The button that opens the confirmation.
  * @csspart dialog - The confirmation dialog.
  * @csspart input - The confirmation input.
  * @csspart submit - The final delete button.
+ * @csspart label - The confirmation input's label.
  */
 export class AuthDeleteAccountElement extends AuthElement {
   static override css = `${accountCss}

@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
 import type { Changed } from "../../base/reactive-element.js";
 import { describeError, type ShownError } from "../../base/errors.js";
-import { field, formError, formValues, submit } from "../../base/forms.js";
+import { field, focusError, formError, formValues, submit } from "../../base/forms.js";
 import { msg, str } from "../../base/i18n.js";
 import { accountCss, keepFocusIn, userIdOf } from "./account-common.js";
 import { confirmAction } from "./confirm-dialog.js";
@@ -14,11 +14,14 @@ import { confirmAction } from "./confirm-dialog.js";
  *
  * @element auth-email-settings
  * @fires auth-contact-channels-changed - After an address was added, changed or removed.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr autofocus - Focus the new address field as soon as it shows.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  * @csspart input - The new address input.
  * @csspart submit - The add button.
  * @csspart dialog - The confirmation dialog for removing an address.
+ * @csspart label - The new address input's label.
+ * @csspart error - The form-level error.
  */
 export class AuthEmailSettingsElement extends AuthElement {
   static override css = accountCss;
@@ -151,6 +154,7 @@ export class AuthEmailSettingsElement extends AuthElement {
       this.emit("auth-contact-channels-changed");
     } catch (error) {
       this.error = describeError(error);
+      focusError(this);
     } finally {
       this.busy = false;
     }

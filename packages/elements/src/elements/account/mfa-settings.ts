@@ -15,8 +15,12 @@ import { base32, base64, newTotpSecret, otpauthUri, totpMatches } from "../../ba
  *
  * @element auth-mfa-settings
  * @fires auth-mfa-changed - After two-factor sign-in was turned on or off; detail `{ enabled }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart qr - The QR code.
+ * @csspart label - The code input's label.
+ * @csspart input - The code input.
+ * @csspart submit - The "Turn on" button.
+ * @csspart error - The form-level error.
  */
 export class AuthMfaSettingsElement extends AuthElement {
   static override properties = { secret: { state: true }, busy: { state: true }, error: { state: true } };

@@ -10,7 +10,7 @@ import { UserListSection } from "./user-list-section.js";
  *
  * @element auth-notification-settings
  * @fires auth-notification-preference-changed - After a category was turned on or off; `detail` is `{ categoryId, enabled }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  */
 export class AuthNotificationSettingsElement extends UserListSection<NotificationCategory> {

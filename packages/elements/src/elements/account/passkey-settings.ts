@@ -11,7 +11,8 @@ import { msg } from "../../base/i18n.js";
  *
  * @element auth-passkey-settings
  * @fires auth-passkey-added - After a passkey was registered.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
+ * @csspart error - The form-level error.
  */
 export class AuthPasskeySettingsElement extends AuthElement {
   static override properties = { busy: { state: true }, error: { state: true }, added: { state: true } };

@@ -2,9 +2,9 @@ import type { CurrentUser, Loadable } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
 import { describeError, type ShownError } from "../../base/errors.js";
-import { field, formError, formValues, submit } from "../../base/forms.js";
+import { field, focusError, formError, formValues, showPassword, submit } from "../../base/forms.js";
 import { msg } from "../../base/i18n.js";
-import { checkNewPassword } from "../../base/password-rules.js";
+import { checkNewPassword, passwordRules, passwordRulesCss, rulesId, typedPasswords, type TypedPasswords } from "../../base/password-rules.js";
 import { accountCss, signedInGate } from "./account-common.js";
 
 /**
@@ -14,18 +14,24 @@ import { accountCss, signedInGate } from "./account-common.js";
  *
  * @element auth-password-settings
  * @fires auth-password-changed - After the password was changed or set; `detail` is `{ wasSet }` (true when the account had none).
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr autofocus - Focus the first password field as soon as it shows.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  * @csspart input - The password inputs.
  * @csspart submit - The submit button.
+ * @csspart password-rules - The list of what the new password must be, each rule marked met as the person types.
+ * @csspart show-password - The "Show password" toggle.
+ * @csspart label - The password inputs' labels.
+ * @csspart error - The form-level error.
  */
 export class AuthPasswordSettingsElement extends AuthElement {
-  static override css = accountCss;
-  static override properties = { busy: { state: true }, error: { state: true }, status: { state: true } };
+  static override css = accountCss + passwordRulesCss;
+  static override properties = { busy: { state: true }, error: { state: true }, status: { state: true }, typed: { state: true } };
 
   protected declare busy: boolean;
   protected declare error: ShownError | null;
   protected declare status: string;
+  protected declare typed: TypedPasswords;
   private readonly user = this.watch((app) => app.$user);
 
   constructor() {
@@ -33,6 +39,7 @@ export class AuthPasswordSettingsElement extends AuthElement {
     this.busy = false;
     this.error = null;
     this.status = "";
+    this.typed = ["", ""];
   }
 
   protected override render(): TemplateResult {
@@ -43,13 +50,15 @@ export class AuthPasswordSettingsElement extends AuthElement {
     const change = user.hasPassword;
     return html`
       ${change ? nothing : html`<p class="lk-note">${msg("Your account has no password yet. Set one to sign in with your email and a password.")}</p>`}
-      <form @submit=${this.save}>
+      <form @submit=${this.save} @input=${(event: Event) => (this.typed = typedPasswords(event))}>
         <input type="email" name="username" autocomplete="username" .value=${user.primaryEmail ?? ""} hidden readonly tabindex="-1" />
         ${change
           ? html`${field({ uid: this.uid, name: "current-password", label: msg("Current password"), type: "password", autocomplete: "current-password" })}`
           : nothing}
-        ${field({ uid: this.uid, name: "password", label: msg("New password"), type: "password", autocomplete: "new-password", error: this.error })}
+        ${field({ uid: this.uid, name: "password", label: msg("New password"), type: "password", autocomplete: "new-password", error: this.error, describedBy: rulesId(this.uid) })}
+        ${passwordRules(this.uid, this.typed)}
         ${field({ uid: this.uid, name: "password-repeat", label: msg("Repeat new password"), type: "password", autocomplete: "new-password", error: this.error })}
+        ${showPassword(`${change ? `${this.uid}-current-password ` : ""}${this.uid}-password ${this.uid}-password-repeat`)}
         ${formError(this.error)}
         ${change ? submit(msg("Change password"), msg("Changing…"), this.busy) : submit(msg("Set password"), msg("Saving…"), this.busy)}
       </form>
@@ -64,25 +73,21 @@ export class AuthPasswordSettingsElement extends AuthElement {
     if (this.busy || !this.app || !user) return;
     this.status = "";
     this.error = checkNewPassword(values.password ?? "", values["password-repeat"] ?? "");
-    if (this.error) return this.focusInvalid();
+    if (this.error) return focusError(this);
     this.busy = true;
     const wasSet = !user.hasPassword;
     try {
       if (wasSet) await this.app.setPassword({ password: values.password ?? "" });
       else await this.app.updatePassword({ oldPassword: values["current-password"] ?? "", newPassword: values.password ?? "" });
       form.reset();
+      this.typed = ["", ""];
       this.status = wasSet ? msg("Your password has been set.") : msg("Your password has been changed.");
       this.emit("auth-password-changed", { wasSet });
     } catch (error) {
       this.error = describeError(error);
-      this.focusInvalid();
+      focusError(this);
     } finally {
       this.busy = false;
     }
   };
-
-  /** Focus goes to the field the error concerns, so the person can fix it right away. */
-  private focusInvalid(): void {
-    void this.updateComplete.then(() => this.querySelector<HTMLInputElement>("input[aria-invalid=true]")?.focus());
-  }
 }

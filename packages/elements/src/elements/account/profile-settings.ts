@@ -2,7 +2,8 @@ import type { CurrentUser, Loadable } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
 import { describeError, type ShownError } from "../../base/errors.js";
-import { formError, formValues, submit } from "../../base/forms.js";
+import { filePicker, filePickerCss } from "../../base/file-picker.js";
+import { focusError, formError, formValues, submit } from "../../base/forms.js";
 import { msg } from "../../base/i18n.js";
 import { accountCss, signedInGate } from "./account-common.js";
 import { avatarDataUrl, AvatarTooLargeError } from "./avatar-image.js";
@@ -13,14 +14,18 @@ import { avatarDataUrl, AvatarTooLargeError } from "./avatar-image.js";
  *
  * @element auth-profile-settings
  * @fires auth-profile-updated - After the name or avatar was saved; `detail` is `{ displayName, profileImageUrl }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr autofocus - Focus the display name field as soon as it shows.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  * @csspart avatar - The current avatar.
- * @csspart input - The display name and file inputs.
+ * @csspart input - The display name input.
+ * @csspart file-button - The "Upload a picture" button (a label around the visually hidden file input).
  * @csspart submit - The save button.
+ * @csspart label - The labels of the display name and picture inputs.
+ * @csspart error - The form-level error.
  */
 export class AuthProfileSettingsElement extends AuthElement {
-  static override css = `${accountCss}
+  static override css = `${accountCss}${filePickerCss}
 :where(.lk-profile-avatar){width:4rem;height:4rem;border-radius:50%;object-fit:cover;background:var(--lk-subtle)}
 :where(.lk-avatar-row){display:flex;flex-wrap:wrap;align-items:center;gap:var(--lk-s)}
 `;
@@ -63,9 +68,14 @@ export class AuthProfileSettingsElement extends AuthElement {
           ? html`<img class="lk-profile-avatar" part="avatar" src=${user.profileImageUrl} alt=${msg("Your avatar")} />`
           : html`<span class="lk-note">${msg("No avatar yet.")}</span>`}
         <div class="lk-stack">
-          <label part="label" for=${fileId}>${msg("Upload a picture")}
-            <input part="input" id=${fileId} type="file" accept="image/png,image/jpeg,image/webp,image/gif" ?disabled=${this.avatarBusy}
-              aria-busy=${this.avatarBusy ? "true" : "false"} aria-describedby=${this.avatarError ? `${fileId}-error` : nothing} @change=${this.upload} /></label>
+          ${filePicker({
+            id: fileId,
+            label: msg("Upload a picture"),
+            accept: "image/png,image/jpeg,image/webp,image/gif",
+            busy: this.avatarBusy,
+            describedBy: this.avatarError ? `${fileId}-error` : null,
+            onChange: this.upload,
+          })}
           ${this.avatarError ? html`<p class="lk-error" id=${`${fileId}-error`} role="alert">${this.avatarError}</p>` : nothing}
           ${user.profileImageUrl ? html`<div class="lk-actions"><button type="button" ?disabled=${this.avatarBusy} @click=${this.removeAvatar}>${msg("Remove avatar")}</button></div>` : nothing}
         </div>
@@ -85,6 +95,7 @@ export class AuthProfileSettingsElement extends AuthElement {
       this.emit("auth-profile-updated", { displayName: user.displayName, profileImageUrl: user.profileImageUrl });
     } catch (error) {
       this.error = { field: "form", message: describeError(error).message };
+      focusError(this);
     } finally {
       this.busy = false;
     }

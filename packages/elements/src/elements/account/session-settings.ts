@@ -12,7 +12,7 @@ import { UserListSection } from "./user-list-section.js";
  *
  * @element auth-session-settings
  * @fires auth-session-revoked - After another session was revoked; `detail` is `{ sessionId }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  */
 export class AuthSessionSettingsElement extends UserListSection<UserSession> {

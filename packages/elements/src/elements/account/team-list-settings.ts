@@ -14,11 +14,13 @@ import { confirmAction } from "./confirm-dialog.js";
  * @element auth-team-list-settings
  * @fires auth-team-created - After a team was created (and selected); `detail` is `{ teamId }`.
  * @fires auth-team-left - After the user left a team; `detail` is `{ teamId }`.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  * @csspart input - The new team name input.
  * @csspart submit - The create button.
  * @csspart dialog - The confirmation dialog for leaving a team.
+ * @csspart label - The new team name input's label.
+ * @csspart error - The form-level error.
  */
 export class AuthTeamListSettingsElement extends AuthElement {
   static override css = accountCss;

@@ -18,7 +18,7 @@ type Step = "checking" | "ready" | "invalid" | "joined" | "declined";
  * @element auth-team-invitation
  * @fires auth-team-invitation-accepted - After joining the team; detail `{ teamId }`.
  * @attr code - The invitation code; default: the page URL's `code` parameter.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the page.
  * @csspart link - The sign-in and continue links.
  */

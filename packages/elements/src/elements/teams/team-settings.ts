@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
 import { AVATAR_CSS } from "../../base/avatar.js";
 import { describeError, type ShownError } from "../../base/errors.js";
+import { filePicker, filePickerCss } from "../../base/file-picker.js";
 import { field, formError, formValues, submit } from "../../base/forms.js";
 import { msg, str } from "../../base/i18n.js";
 import { absoluteDate, accountCss } from "../account/account-common.js";
@@ -36,12 +37,14 @@ interface Loaded {
  * @fires auth-team-left - After the user left the team; detail `{ teamId }`.
  * @fires auth-team-deleted - After the team was deleted; detail `{ teamId }`.
  * @attr team-id - The team; default: the user's selected team.
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The settings.
  * @csspart avatar - The team's and the members' avatars.
  * @csspart input - The name and email inputs.
+ * @csspart file-button - The "Upload a team image" button (a label around the visually hidden file input).
  * @csspart submit - The save and invite buttons.
  * @csspart dialog - The confirmation dialogs.
+ * @csspart label - The labels of the name and invitation email inputs.
  */
 export class AuthTeamSettingsElement extends AuthElement {
   static override properties = {
@@ -53,10 +56,9 @@ export class AuthTeamSettingsElement extends AuthElement {
     error: { state: true },
     notice: { state: true },
   };
-  static override css = `${accountCss}${AVATAR_CSS}
+  static override css = `${accountCss}${AVATAR_CSS}${filePickerCss}
 :where(.lk-team-head){display:flex;align-items:center;gap:.6rem}
-:where(.lk-team-head .lk-avatar){width:2.5rem;height:2.5rem}
-:where(.lk .lk-file){font:inherit;color:var(--lk-fg);max-width:100%}`;
+:where(.lk-team-head .lk-avatar){width:2.5rem;height:2.5rem}`;
 
   declare teamId: string | null;
   declare loaded: Loaded | null;
@@ -155,8 +157,7 @@ export class AuthTeamSettingsElement extends AuthElement {
         ${field({ uid: this.uid, name: "team-name", label: msg("Team name"), autocomplete: "off", value: team.displayName, maxlength: 256 })}
         ${submit(msg("Save name"), msg("Saving…"), this.busy === "rename")}
       </form>
-      <label for=${imageId}>${msg("Team image")}
-        <input class="lk-file" id=${imageId} type="file" accept="image/*" ?disabled=${!!this.busy} @change=${this.changeImage} /></label>
+      ${filePicker({ id: imageId, label: msg("Upload a team image"), accept: "image/*", busy: !!this.busy, onChange: this.changeImage })}
       ${team.profileImageUrl
         ? html`<div class="lk-actions"><button type="button" ?disabled=${!!this.busy} @click=${this.removeImage}>${msg("Remove team image")}</button></div>`
         : nothing}

@@ -22,13 +22,14 @@ const TYPE_AHEAD_RESET_MILLIS = 700;
  * @element auth-team-switcher
  * @fires auth-team-changed - After another team was selected (or a new one created); detail `{ teamId }`.
  * @attr allow-create - Offer creating a team (only shown when the project allows client team creation).
- * @attr theme - `light` or `dark`; default follows the system.
+ * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart button - The button showing the selected team.
  * @csspart avatar - The teams' avatars.
  * @csspart listbox - The list of teams.
  * @csspart dialog - The dialog asking for a new team's name.
  * @csspart input - The new team name input.
  * @csspart submit - The create button.
+ * @csspart label - The new team name input's label.
  */
 export class AuthTeamSwitcherElement extends AuthElement {
   static override properties = {

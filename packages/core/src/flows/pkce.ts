@@ -1,0 +1,18 @@
+/**
+ * PKCE (RFC 7636) for the browser flows that leave the page and come back with a code: OAuth sign-in and the
+ * hosted pages' session hand-off. The verifier stays on this origin; only its S256 challenge travels.
+ */
+
+/** `bytes` random bytes as base64url: a PKCE verifier (32 bytes → 43 characters) or a state. */
+export function randomBase64Url(bytes: number): string {
+  return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** RFC 7636 §4.2 S256: BASE64URL(SHA256(verifier)). */
+export async function pkceChallenge(verifier: string): Promise<string> {
+  return base64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+}
+
+function base64Url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}

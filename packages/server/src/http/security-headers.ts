@@ -1,0 +1,29 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "./context.js";
+
+// One year, the preload list's minimum.
+const HSTS = "max-age=31536000; includeSubDomains";
+
+/**
+ * Headers every response carries (issue 17): browsers never sniff a JSON or script answer into something
+ * else, referrers do not leak paths (codes, tokens) to other sites, HTTPS is pinned when the server is
+ * published over it, and Latchkey's own HTML pages (dev outbox, dev OAuth provider, demo, hosted pages)
+ * cannot be framed for clickjacking. A page's own Content-Security-Policy is kept, with `frame-ancestors`
+ * added unless it names its own.
+ */
+export function securityHeaders(): MiddlewareHandler<AppEnv> {
+  return async function setSecurityHeaders(c, next) {
+    await next();
+    const https = c.get("deps").env.publicUrl.startsWith("https://");
+    const headers = c.res.headers;
+    headers.set("x-content-type-options", "nosniff");
+    if (!headers.has("referrer-policy")) headers.set("referrer-policy", "strict-origin-when-cross-origin");
+    if (https) headers.set("strict-transport-security", HSTS);
+    if (headers.get("content-type")?.startsWith("text/html")) {
+      const policy = headers.get("content-security-policy");
+      if (!policy) headers.set("content-security-policy", "frame-ancestors 'none'");
+      else if (!policy.includes("frame-ancestors")) headers.set("content-security-policy", `${policy}; frame-ancestors 'none'`);
+      headers.set("x-frame-options", "DENY");
+    }
+  };
+}

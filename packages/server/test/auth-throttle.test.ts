@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, type ApiResponse } from "./support/api.js";
+import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+
+// Issue 17: 200 wrong passwords on one account in 11 s were all answered, and the right one still worked.
+let server: TestServer;
+let sameDatabase: TestServer;
+let behindProxy: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+  sameDatabase = await startTestServer({}, { sameDatabaseAs: server });
+  behindProxy = await startTestServer({ LATCHKEY_TRUSTED_PROXIES: "127.0.0.1, ::1" }, { sameDatabaseAs: server });
+});
+afterAll(async () => {
+  await behindProxy?.close();
+  await sameDatabase?.close();
+  await server?.close();
+});
+
+const PASSWORD = "correct horse battery staple";
+const email = () => `user-${crypto.randomUUID()}@example.com`;
+
+async function passwordProject(): Promise<TestProject> {
+  const project = await createTestProject(server);
+  const configured = await api(server.url, "/internal/projects/current", { method: "PATCH", headers: project.headers("admin"), body: { config: { credential_enabled: true } } });
+  expect(configured.status).toBe(200);
+  return project;
+}
+
+function signIn(project: TestProject, address: string, password: string, options: { via?: TestServer; forwardedFor?: string } = {}): Promise<ApiResponse> {
+  const headers = { ...project.headers("client"), ...(options.forwardedFor ? { "x-forwarded-for": options.forwardedFor } : {}) };
+  return api((options.via ?? server).url, "/auth/password/sign-in", { method: "POST", headers, body: { email: address, password } });
+}
+
+async function failTimes(times: number, attempt: (i: number) => Promise<ApiResponse>): Promise<void> {
+  for (let i = 0; i < times; i++) expect((await attempt(i)).body.code, `attempt ${i + 1}`).toBe("EMAIL_PASSWORD_MISMATCH");
+}
+
+function expectRefused(response: ApiResponse, seconds: number): void {
+  expect(response.status).toBe(429);
+  expect(response.headers.get("retry-after")).toBe(String(seconds));
+  expect(response.text).toBe(`Too many failed attempts. Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`);
+}
+
+/** Retries until the block has passed (a condition, not a fixed sleep); the block is seconds long. */
+async function afterTheWait(attempt: () => Promise<ApiResponse>): Promise<ApiResponse> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const response = await attempt();
+    if (response.status !== 429 || Date.now() > deadline) return response;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe("wrong passwords on one account", () => {
+  it("make the next attempt wait, doubling, even with the right password; a success starts over", async () => {
+    const project = await passwordProject();
+    const address = email();
+    expect((await api(server.url, "/auth/password/sign-up", { method: "POST", headers: project.headers("client"), body: { email: address, password: PASSWORD } })).status).toBe(200);
+
+    await failTimes(5, (i) => signIn(project, address, `wrong ${i}`));
+    expectRefused(await signIn(project, address, PASSWORD), 1);
+    // The next failure after the wait doubles it.
+    expect((await afterTheWait(() => signIn(project, address, "wrong again"))).body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+    expectRefused(await signIn(project, address, PASSWORD), 2);
+
+    expect((await afterTheWait(() => signIn(project, address, PASSWORD))).status).toBe(200);
+    // A success clears the account's count: five more tries before any wait.
+    await failTimes(5, (i) => signIn(project, address, `wrong after success ${i}`));
+    expect((await signIn(project, address, "one too many")).status).toBe(429);
+  });
+
+  it("answer the same for an address without an account", async () => {
+    const project = await passwordProject();
+    const unknown = email();
+    await failTimes(5, (i) => signIn(project, unknown, `wrong ${i}`));
+    expectRefused(await signIn(project, unknown, PASSWORD), 1);
+  });
+
+  it("count on every server process sharing the database, whatever the address's case", async () => {
+    const project = await passwordProject();
+    const address = email();
+    await failTimes(5, (i) => signIn(project, i % 2 ? address.toUpperCase() : address, `wrong ${i}`, { via: i % 2 ? server : sameDatabase }));
+    expectRefused(await signIn(project, address, PASSWORD, { via: sameDatabase }), 1);
+  });
+});
+
+describe("wrong passwords from one client address", () => {
+  it("make that address wait after 50 failures across accounts; another address is not affected", async () => {
+    const project = await passwordProject();
+    const client = "203.0.113.7";
+    await failTimes(50, (i) => signIn(project, email(), `wrong ${i}`, { via: behindProxy, forwardedFor: `${client}, 127.0.0.1` }));
+    expectRefused(await signIn(project, email(), PASSWORD, { via: behindProxy, forwardedFor: client }), 1);
+    expect((await signIn(project, email(), "wrong", { via: behindProxy, forwardedFor: "203.0.113.8" })).body.code).toBe("EMAIL_PASSWORD_MISMATCH");
+  });
+
+  it("ignore X-Forwarded-For unless the peer is a trusted proxy, so forging it escapes nothing", async () => {
+    const project = await passwordProject();
+    await failTimes(50, (i) => signIn(project, email(), `wrong ${i}`, { forwardedFor: `198.51.100.${i}` }));
+    expect((await signIn(project, email(), PASSWORD, { forwardedFor: "198.51.100.200" })).status).toBe(429);
+  });
+});

@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+// The server run as a user runs it (`node --conditions=source --import tsx src/main.ts`, as `npm start` does),
+// in a child process. Not through the `tsx` command: it relays signals to a second process and SIGKILLs it
+// when that does not acknowledge within 30 ms, which a busy machine misses (exit 143 instead of a clean shutdown).
+const serverDir = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+const running: ChildProcess[] = [];
+let nextPort = 21_000 + Math.floor(Math.random() * 2000) * 4;
+
+export function runServerProcess(env: Record<string, string>): ServerProcess {
+  const port = String(nextPort++);
+  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/main.ts"], {
+    cwd: serverDir,
+    env: { PATH: process.env.PATH ?? "", LATCHKEY_PORT: port, LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.push(child);
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+/** Kills every process started here (for afterAll). */
+export function killServerProcesses(): void {
+  for (const child of running) child.kill("SIGKILL");
+}
+
+// A cold start compiles the TypeScript sources and boots the database; on two busy cores (the whole suite
+// running beside it) that has taken more than 30 s, so each start gets 90 s.
+export async function waitUntilServing(server: ServerProcess, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
+    try {
+      if ((await fetch(server.url + "/api/v1")).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not start:\n${server.output()}`);
+}
