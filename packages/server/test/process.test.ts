@@ -1,23 +1,18 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
+import { killServerProcesses, runServerProcess as runServer, waitUntilServing } from "./support/server-process.js";
 
-// These tests run the server as a user does (`node --conditions=source --import tsx src/main.ts`, as `npm start`
-// does) in child processes. Not through the `tsx` command: it relays signals to a second process and SIGKILLs
-// it when that does not acknowledge within 30 ms, which a busy machine misses (exit 143 instead of a clean shutdown).
-const serverDir = fileURLToPath(new URL("..", import.meta.url));
+// The server runs as a user runs it, in child processes (see support/server-process.ts).
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
-const children: ChildProcess[] = [];
 const tempDirs: string[] = [];
 const databases: string[] = [];
 
 afterAll(async () => {
-  for (const child of children) child.kill("SIGKILL");
+  killServerProcesses();
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
   if (databases.length === 0) return;
   const client = new pg.Client({ connectionString: process.env.LATCHKEY_TEST_DATABASE_URL });
@@ -25,46 +20,6 @@ afterAll(async () => {
   for (const name of databases) await client.query(`drop database if exists ${name} with (force)`);
   await client.end();
 });
-
-interface ServerProcess {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-let nextPort = 18_400 + Math.floor(Math.random() * 1000) * 4 + (onPostgres ? 5000 : 0);
-
-function runServer(env: Record<string, string>): ServerProcess {
-  const port = String(nextPort++);
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/main.ts"], {
-    cwd: serverDir,
-    env: { PATH: process.env.PATH ?? "", LATCHKEY_PORT: port, LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
-}
-
-// A cold start compiles the TypeScript sources and boots the database; on two busy cores (the whole suite
-// running beside it) that has taken more than 30 s, so each start gets 90 s.
-async function waitUntilServing(server: ServerProcess, timeoutMs = 90_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
-    try {
-      if ((await fetch(server.url + "/api/v1")).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server did not start:\n${server.output()}`);
-}
 
 const adminHeaders = {
   "x-stack-project-id": "internal",

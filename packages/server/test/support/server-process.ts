@@ -14,7 +14,9 @@ export interface ServerProcess {
 }
 
 const running: ChildProcess[] = [];
-let nextPort = 21_000 + Math.floor(Math.random() * 2000) * 4;
+// Each vitest worker running beside others (the PGlite and PostgreSQL projects) gets its own range of ports.
+const workerSlot = Number(process.env.VITEST_POOL_ID ?? 0) % 10;
+let nextPort = 20_000 + workerSlot * 1000 + Math.floor(Math.random() * 200) * 4;
 
 export function runServerProcess(env: Record<string, string>): ServerProcess {
   const port = String(nextPort++);
