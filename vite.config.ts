@@ -23,6 +23,8 @@ export default defineConfig({
     minWorkers: 1,
     projects: [
       { test: { name: "protocol", include: ["packages/protocol/test/**/*.test.ts"] } },
+      // The repository's own scripts (scripts/): finding the browser the browser tests use.
+      { test: { name: "scripts", include: ["scripts/test/**/*.test.ts"] } },
       // Node-side checks of the elements (the bundle budget); their browser tests run in web-test-runner.
       { test: { name: "elements", include: ["packages/elements/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"], testTimeout: 120_000 } },
       // Server rendering of the React package, in Node (no DOM); its browser tests run in web-test-runner.

@@ -1,4 +1,4 @@
-// `npm run test:browser`: the browser tests (packages/*/test/**/*.browser.test.ts) in Debian's Chromium,
+// `npm run test:browser`: the browser tests (packages/*/test/**/*.browser.test.ts) in Chromium,
 // against one real Latchkey server (in-memory PGlite) and one real SMTP capture started for the whole run.
 import { mkdtempSync, rmSync } from "node:fs";
 import { register } from "node:module";
@@ -7,8 +7,10 @@ import { join } from "node:path";
 import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { chromeLauncher } from "@web/test-runner-chrome";
 import { tsImport } from "tsx/esm/api";
+import { chromiumPath } from "./scripts/chromium.mjs";
 
-const CHROMIUM = process.env.LATCHKEY_CHROMIUM ?? "/usr/bin/chromium";
+// The browser every browser test uses (scripts/chromium.mjs: CHROME_PATH, Debian's chromium, or Chrome).
+const CHROMIUM = chromiumPath();
 // Workspace packages resolve to their TypeScript sources, not their built dist/: in the server this process
 // starts (Node, through tsx) and in the pages (nodeResolve's export conditions, below).
 register("./packages/elements/test/support/source-condition-hooks.mjs", import.meta.url);

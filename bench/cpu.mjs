@@ -65,3 +65,21 @@ export function cpuBetween(before, after, group, ourGroups) {
     otherPercent: Math.max(0, (100 * (busy - ours)) / total),
   };
 }
+
+/**
+ * CPU ms (user + system) of one process's main thread and of its other threads together (libuv's thread
+ * pool, where password hashes run, and V8's garbage collector and compiler threads); NaN when it is gone.
+ */
+export function threadsCpu(pid) {
+  const ms = (path) => {
+    const stat = readFileSync(path, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+  };
+  try {
+    const main = ms(`/proc/${pid}/task/${pid}/stat`);
+    return { main, others: ms(`/proc/${pid}/stat`) - main };
+  } catch {
+    return { main: NaN, others: NaN };
+  }
+}

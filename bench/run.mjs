@@ -9,27 +9,37 @@
 // Options also come from the environment: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS,
 // BENCH_MAX_REQUESTS, BENCH_SCENARIOS, BENCH_DATABASE_URL (an admin URL of a local PostgreSQL, default
 // postgres://postgres:postgres@127.0.0.1:5432/postgres) and BENCH_KEEP_DATABASES=1.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const benchDir = fileURLToPath(new URL(".", import.meta.url));
-const root = join(benchDir, "..");
+import {
+  adminDatabaseUrl,
+  benchDir,
+  childProcesses,
+  databaseUrlOf,
+  dropDatabases,
+  freePort,
+  installBenchDependencies,
+  optionReader,
+  recreateDatabases,
+  root,
+  startLatchkey,
+  waitUntilUp,
+} from "./harness.mjs";
 
 const options = readOptions();
 installBenchDependencies();
 const { default: pg } = await import("pg");
 const { COOKIE_CACHE_SECONDS, betterAuthOptions } = await import("./better-auth-server.mjs");
 const { getMigrations } = await import("better-auth/db/migration");
-const { cpuBetween, cpuSnapshot } = await import("./cpu.mjs");
+const { cpuBetween, cpuSnapshot, threadsCpu } = await import("./cpu.mjs");
 const { runLoad } = await import("./load.mjs");
 const { SCENARIOS, betterAuth, createUsers, latchkey } = await import("./scenarios.mjs");
+const { describeCeiling, measureHashCeiling } = await import("./hash-ceiling.mjs");
 
 const DATABASES = { latchkey: "latchkey_bench_latchkey", betterAuth: "latchkey_bench_better_auth" };
-const children = [];
+const children = childProcesses(fail);
 const QUIET_PERCENT = 15;
 let failing = false;
 
@@ -46,15 +56,8 @@ try {
 }
 
 async function main() {
-  const admin = new pg.Client({ connectionString: options.databaseUrl });
-  await admin.connect();
-  const pgVersion = (await admin.query("show server_version")).rows[0].server_version;
-  for (const name of Object.values(DATABASES)) {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.query(`create database ${name}`);
-  }
-  await admin.end();
-  const urlOf = (database) => Object.assign(new URL(options.databaseUrl), { pathname: `/${database}` }).href;
+  const pgVersion = await recreateDatabases(options.databaseUrl, Object.values(DATABASES));
+  const urlOf = (database) => databaseUrlOf(options.databaseUrl, database);
 
   const [latchkeyPort, betterAuthPort] = [await freePort(), await freePort()];
   const origins = { latchkey: `http://127.0.0.1:${latchkeyPort}`, betterAuth: `http://127.0.0.1:${betterAuthPort}` };
@@ -64,17 +67,11 @@ async function main() {
   await migrationOptions.database.end();
 
   const groups = {};
-  groups.latchkey = startChild("Latchkey", join(root, "node_modules/.bin/tsx"), ["--conditions=source", "packages/server/src/main.ts"], {
-    LATCHKEY_DATABASE_URL: urlOf(DATABASES.latchkey),
-    LATCHKEY_PORT: String(latchkeyPort),
-    LATCHKEY_HOST: "127.0.0.1",
-    LATCHKEY_PUBLIC_URL: origins.latchkey,
-    LATCHKEY_LOG_LEVEL: "warn",
-  });
-  groups.betterAuth = startChild("Better Auth", process.execPath, [join(benchDir, "better-auth-server.mjs")], {
+  groups.latchkey = startLatchkey(children, "Latchkey", { databaseUrl: urlOf(DATABASES.latchkey), port: latchkeyPort, nodeArgs: options.latchkeyNodeArgs }).pid;
+  groups.betterAuth = children.start("Better Auth", process.execPath, [join(benchDir, "better-auth-server.mjs")], {
     BENCH_BA_DATABASE_URL: urlOf(DATABASES.betterAuth),
     BENCH_BA_PORT: String(betterAuthPort),
-  });
+  }).pid;
   await Promise.all([waitUntilUp(`${origins.latchkey}/health`), waitUntilUp(`${origins.betterAuth}/api/auth/ok`)]);
 
   // Users for sign-in, current user and refresh. Latchkey may not have every route yet: its side then
@@ -88,6 +85,7 @@ async function main() {
   printHeader({ pgVersion, hashes: await storedPasswordHashes(urlOf) });
 
   const rows = [];
+  let ceiling;
   for (const scenario of scenarios) {
     for (const [side, server] of [["latchkey", latchkey], ["betterAuth", betterAuth]]) {
       const origin = origins[side];
@@ -96,10 +94,44 @@ async function main() {
       const waited = result.waitedForQuiet > 1.5 ? ` (waited ${result.waitedForQuiet.toFixed(0)} s for other processes to quiet down)` : "";
       console.log(`  ${scenario.name} / ${server.name}: ${result.failed ?? `${result.okPerSecond.toFixed(1)} req/s, ${result.errors} errors${waited}`}`);
     }
+    if (scenario.name === "sign-in") ceiling = await measureCeiling(Object.values(groups));
   }
   printTable(rows);
-  await stopChildren();
-  if (!options.keepDatabases) await dropDatabases();
+  if (ceiling) printCeiling(ceiling, rows.find((row) => row.scenario === "sign-in" && row.server === latchkey.name));
+  await children.stopAll();
+  if (!options.keepDatabases) await dropDatabases(options.databaseUrl, Object.values(DATABASES));
+}
+
+/**
+ * Sign-in is bound by the password hash by design; its ceiling is argon2id verifications alone, with the
+ * server's own hashing code, parameters and thread pool, at the sign-in scenario's concurrency, in a
+ * process started like the server while both servers idle.
+ */
+async function measureCeiling(ourGroups) {
+  try {
+    const waitedForQuiet = await waitForQuiet(ourGroups);
+    return { ...(await measureHashCeiling({ connections: options.connections, warmup: options.warmup, seconds: options.duration, ourGroups })), waitedForQuiet };
+  } catch (error) {
+    return { failed: error.message.slice(0, 500) };
+  }
+}
+
+function printCeiling(ceiling, signIn) {
+  console.log("\nHash ceiling (Latchkey sign-in):");
+  if (ceiling.failed) return console.log(`  could not measure: ${ceiling.failed}`);
+  console.log(`  ${describeCeiling(ceiling)}`);
+  if (!signIn || signIn.failed || !(signIn.okPerSecond > 0)) return console.log("  (no sign-in figure to compare)");
+  const percent = (100 * signIn.okPerSecond) / ceiling.perSecond;
+  console.log(
+    `  sign-in at ${percent.toFixed(0)} % of the hash ceiling: ${signIn.okPerSecond.toFixed(1)} sign-ins/s against ${ceiling.perSecond.toFixed(1)} verifications/s (target ≥ 90 %);`,
+  );
+  // CPU per operation is much less skewed by other work on the machine than operations per second: on two
+  // cores both busy hashing, every other ms of CPU a sign-in costs (here or in PostgreSQL) is taken from hashing.
+  const ms = (x) => x.toFixed(2);
+  console.log(
+    `  CPU per sign-in: server ${ms(signIn.cpuMsPerOk)} ms (main thread ${ms(signIn.mainThreadMsPerOk)}, thread pool and V8 threads ${ms(signIn.otherThreadsMsPerOk)}), ` +
+      `PostgreSQL ${ms(signIn.postgresMsPerOk)} ms; one verification alone ${ms(ceiling.cpuMsPerVerification)} ms`,
+  );
 }
 
 /**
@@ -130,10 +162,19 @@ async function measure(scenario, side, context) {
     const prepared = await scenario.sides[side](context);
     const waitedForQuiet = await waitForQuiet(context.ourGroups);
     const before = cpuSnapshot();
+    const threadsBefore = threadsCpu(context.group);
     const result = await load(options.duration, prepared);
-    const cpu = cpuBetween(before, cpuSnapshot(), context.group, context.ourGroups);
+    const after = cpuSnapshot();
+    const threadsAfter = threadsCpu(context.group);
+    const cpu = cpuBetween(before, after, context.group, context.ourGroups);
     await settle(result);
-    return { ...result, cpuMsPerOk: cpu.serverMs / result.ok, otherPercent: cpu.otherPercent, waitedForQuiet };
+    // Where the server's CPU went (each server runs as the leader of its process group), and PostgreSQL's.
+    const split = {
+      mainThreadMsPerOk: (threadsAfter.main - threadsBefore.main) / result.ok,
+      otherThreadsMsPerOk: (threadsAfter.others - threadsBefore.others) / result.ok,
+      postgresMsPerOk: (after.postgres - before.postgres) / result.ok,
+    };
+    return { ...result, cpuMsPerOk: cpu.serverMs / result.ok, ...split, otherPercent: cpu.otherPercent, waitedForQuiet };
   } catch (error) {
     return { failed: `could not run: ${error.message.slice(0, 300)}` };
   }
@@ -148,7 +189,7 @@ function printHeader({ pgVersion, hashes }) {
   console.log(`
 Latchkey vs Better Auth, same PostgreSQL ${pgVersion} (127.0.0.1), ${cpus().length} cores, Node ${process.version}, autocannon ${version("autocannon")}
   concurrency ${options.connections}; ${options.warmup} s warm-up, then ${options.duration} s measured (at most ${options.maxRequests} requests) per server and scenario
-  Latchkey ${git || "(no git)"}: tsx packages/server/src/main.ts, pg pool 10
+  Latchkey ${git || "(no git)"}: node --import tsx packages/server/src/main.ts, pg pool 10
     password hashing: argon2id m=19 MiB t=2 p=1 (@node-rs/argon2); stored hash prefix ${hashes.latchkey}
   Better Auth ${version("better-auth")}: Node http + toNodeHandler, pg pool 10, email+password, cookie cache ${COOKIE_CACHE_SECONDS} s
     password hashing: ${scrypt ? `scrypt N=${scrypt[1]} r=${scrypt[2]} p=${scrypt[3]} dkLen=${scrypt[4]}` : "scrypt (its default)"} (node:crypto); stored hash ${hashes.betterAuth}
@@ -226,129 +267,25 @@ async function storedPasswordHashes(urlOf) {
 }
 
 function readOptions() {
-  const argv = process.argv.slice(2);
-  const arg = (name) => {
-    const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-    if (i < 0) return undefined;
-    return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1];
-  };
-  const positive = (name, env, fallback, { min = 1, max }) => {
-    const raw = arg(name) ?? process.env[env];
-    const value = raw === undefined ? fallback : Number(raw);
-    if (!Number.isFinite(value) || value < min || value > max) {
-      console.error(`bench: --${name} (or ${env}) must be a number from ${min} to ${max}, got ${raw}`);
-      process.exit(2);
-    }
-    return value;
-  };
-  const databaseUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres:postgres@127.0.0.1:5432/postgres";
-  if (!["127.0.0.1", "localhost", "[::1]"].includes(new URL(databaseUrl).hostname)) {
-    console.error(`bench: BENCH_DATABASE_URL must name a PostgreSQL on this machine, got ${new URL(databaseUrl).host}`);
-    process.exit(2);
-  }
-  const scenarios = arg("scenarios") ?? process.env.BENCH_SCENARIOS;
+  const { text, number } = optionReader();
+  const scenarios = text("scenarios", "BENCH_SCENARIOS");
   return {
-    duration: positive("duration", "BENCH_DURATION", 10, { max: 600 }),
-    warmup: positive("warmup", "BENCH_WARMUP", 2, { min: 0, max: 60 }),
-    connections: positive("connections", "BENCH_CONNECTIONS", 32, { max: 1024 }),
-    maxRequests: positive("max-requests", "BENCH_MAX_REQUESTS", 100_000, { max: 10_000_000 }),
+    duration: number("duration", "BENCH_DURATION", 10, { max: 600 }),
+    warmup: number("warmup", "BENCH_WARMUP", 2, { min: 0, max: 60 }),
+    connections: number("connections", "BENCH_CONNECTIONS", 32, { max: 1024 }),
+    maxRequests: number("max-requests", "BENCH_MAX_REQUESTS", 100_000, { max: 10_000_000 }),
     scenarios: scenarios ? scenarios.split(",").map((s) => s.trim()) : undefined,
-    databaseUrl,
+    databaseUrl: adminDatabaseUrl(),
     keepDatabases: process.env.BENCH_KEEP_DATABASES === "1",
+    // e.g. "--cpu-prof --cpu-prof-dir=/tmp/profiles" to profile the Latchkey server (written when it stops).
+    latchkeyNodeArgs: (process.env.BENCH_LATCHKEY_NODE_ARGS ?? "").split(/\s+/).filter(Boolean),
   };
-}
-
-/** Better Auth and the load generator live in bench/'s own package, outside the root workspace. */
-function installBenchDependencies() {
-  if (!existsSync(join(root, "node_modules/.bin/tsx"))) {
-    console.error("bench: run `npm ci` at the repository root first (Latchkey is started with its tsx).");
-    process.exit(2);
-  }
-  const installed = ["better-auth", "pg", "autocannon"].every((name) => existsSync(join(benchDir, "node_modules", name, "package.json")));
-  if (installed) return;
-  console.log("bench: installing bench/ dependencies (npm ci --prefix bench)…");
-  const result = spawnSync("npm", ["ci", "--prefix", benchDir, "--no-audit", "--no-fund"], { stdio: "inherit" });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-}
-
-function startChild(name, command, args, env) {
-  const output = [];
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  const keep = (chunk) => {
-    output.push(chunk.toString());
-    if (output.length > 50) output.shift();
-  };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const entry = { name, child, output, exited: false };
-  child.once("exit", (code, signal) => {
-    entry.exited = true;
-    if (!entry.stopping) fail(`${name} exited (${signal ?? code}) during the bench:\n${output.join("").slice(-3000)}`);
-  });
-  children.push(entry);
-  return child.pid;
-}
-
-async function stopChildren() {
-  await Promise.all(
-    children.map(async (entry) => {
-      if (entry.exited) return;
-      entry.stopping = true;
-      const exited = new Promise((r) => entry.child.once("exit", r));
-      // Only the process groups this bench started (tsx runs the server in a child of its own).
-      try {
-        process.kill(-entry.child.pid, "SIGTERM");
-      } catch {
-        return;
-      }
-      const timer = setTimeout(() => {
-        try {
-          process.kill(-entry.child.pid, "SIGKILL");
-        } catch {
-          // already gone
-        }
-      }, 15_000);
-      await exited;
-      clearTimeout(timer);
-    }),
-  );
-}
-
-async function dropDatabases() {
-  const admin = new pg.Client({ connectionString: options.databaseUrl });
-  await admin.connect();
-  for (const name of Object.values(DATABASES)) await admin.query(`drop database if exists ${name} with (force)`);
-  await admin.end();
 }
 
 async function fail(message) {
   if (failing) return;
   failing = true;
   console.error(`\nbench failed: ${message}`);
-  await stopChildren().catch(() => {});
+  await children.stopAll().catch(() => {});
   process.exit(1);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilUp(url) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not answer 200 within 60 s`);
 }

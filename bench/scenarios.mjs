@@ -7,7 +7,7 @@ export const PASSWORD = "bench-Password-0123456789";
 /** Users created before the timed runs, signed in round-robin by the sign-in scenario. */
 export const USER_COUNT = 64;
 
-const LATCHKEY_CLIENT_HEADERS = {
+export const LATCHKEY_CLIENT_HEADERS = {
   "x-stack-project-id": "internal",
   "x-stack-access-type": "client",
   "x-stack-publishable-client-key": "this-publishable-client-key-is-for-local-development-only",
@@ -25,7 +25,7 @@ const roundRobin = (items) => {
 };
 
 /** Runs `task(item)` for every item, `limit` at a time. */
-async function forEachLimited(items, limit, task) {
+export async function forEachLimited(items, limit, task) {
   const results = new Array(items.length);
   let next = 0;
   await Promise.all(
@@ -39,7 +39,7 @@ async function forEachLimited(items, limit, task) {
   return results;
 }
 
-async function fetchOk(url, init) {
+export async function fetchOk(url, init) {
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
   const text = await response.text();
   if (!response.ok) throw new Error(`${init.method ?? "GET"} ${url} answered ${response.status}: ${text.slice(0, 300)}`);

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectLoaded, within } from "./support/play.js";
+import { expect, expectLoaded, openAccountTab, within } from "./support/play.js";
 import { dark, serves, signedIn } from "./support/story-app.js";
 
 /**
@@ -26,8 +26,17 @@ export const AllSections: Story = {
   ...signedIn({ config: everything }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    for (const name of ["Profile", "Email addresses", "Password", "Passkeys", "Two-factor authentication", "Active sessions", "Teams", "Email notifications", "API keys", "Danger zone"]) {
-      await expect(await canvas.findByRole("heading", { name, level: 3 })).toBeVisible();
+    const tabs: [string, string[]][] = [
+      ["Profile", ["Profile", "Email addresses"]],
+      ["Security", ["Password", "Passkeys", "Two-factor authentication", "Active sessions"]],
+      ["Teams", ["Teams"]],
+      ["Email notifications", ["Email notifications"]],
+      ["API keys", ["API keys"]],
+      ["Danger zone", ["Danger zone"]],
+    ];
+    for (const [tab, headings] of tabs) {
+      await openAccountTab(canvasElement, tab);
+      for (const name of headings) await expect(await canvas.findByRole("heading", { name, level: 3 })).toBeVisible();
     }
     await expectLoaded(canvas);
   },
@@ -51,6 +60,7 @@ export const SomeSectionsHidden: Story = {
   args: { "hide-profile": true, "hide-sessions": true, "hide-notifications": true },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
+    await openAccountTab(canvasElement, "Security");
     await canvas.findByRole("heading", { name: "Password", level: 3 });
     await expect(canvas.queryByRole("heading", { name: "Profile" })).toBeNull();
     await expectLoaded(canvas);

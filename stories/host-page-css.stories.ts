@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectLoaded, within } from "./support/play.js";
+import { expect, expectLoaded, openAccountTab, within } from "./support/play.js";
 import { withHostCss, type HostCss } from "./support/host-css.js";
 import { createStoryApp } from "./support/story-app.js";
 import { TEAM_ID, TEAMS } from "./support/story-data.js";
@@ -46,6 +46,7 @@ function underHostCss(hostCss: HostCss | undefined): Story {
     play: async ({ canvasElement }: Args) => {
       const canvas = within(canvasElement);
       await canvas.findByRole("button", { name: "Sign in with a passkey" });
+      await openAccountTab(canvasElement, "Danger zone");
       await canvas.findByRole("heading", { name: "Danger zone", level: 3 });
       await expectLoaded(canvas);
       await expect(document.querySelector("style[data-host-css]")?.getAttribute("data-host-css")).toBe(hostCss);

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectLoaded, expectNoSidewaysScroll, press, userEvent, within } from "./support/play.js";
+import { expect, expectLoaded, expectNoSidewaysScroll, openAccountTab, press, userEvent, within } from "./support/play.js";
 import { signedIn } from "./support/story-app.js";
 import { ADMIN_PERMISSIONS, contactChannels, TEAM_ID, TEAMS, teamInvitations, teamMembers, teamPermissions } from "./support/story-data.js";
 
@@ -54,8 +54,11 @@ export const AccountSettings: Story = {
   render: () => html`<auth-account-settings></auth-account-settings>`,
   play: async ({ canvasElement }: Args) => {
     const canvas = within(canvasElement);
+    // The tab an earlier story chose stays in the frame's address (#danger-zone…): open the profile tab.
+    await openAccountTab(canvasElement, "Profile");
     await expect(await canvas.findByLabelText("Display name")).toHaveValue(LONG_NAME);
     await expect(await canvas.findByText(LONG_EMAIL)).toBeVisible();
+    await openAccountTab(canvasElement, "Teams");
     await expect(await canvas.findByText(LONG_TEAM)).toBeVisible();
     await expectLoaded(canvas);
     await expectNoSidewaysScroll();

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectLoaded, expectNoSidewaysScroll, press, userEvent, within } from "./support/play.js";
+import { expect, expectLoaded, expectNoSidewaysScroll, openAccountTab, press, userEvent, within } from "./support/play.js";
 import { serves, signedIn } from "./support/story-app.js";
 import { ADMIN_PERMISSIONS, TEAM_ID, TEAMS, teamInvitations, teamMembers, teamPermissions } from "./support/story-data.js";
 
@@ -63,6 +63,7 @@ export const AccountSettings: Story = {
   render: () => html`<auth-account-settings></auth-account-settings>`,
   play: async ({ canvasElement }: Args) => {
     const canvas = within(canvasElement);
+    await openAccountTab(canvasElement, "Danger zone");
     await canvas.findByRole("heading", { name: "Danger zone", level: 3 });
     await expectLoaded(canvas);
     await expectNoSidewaysScroll();

@@ -3,7 +3,7 @@ import { MFA_ATTEMPT_CODE_KEY } from "@latchkey/elements";
 import { msg } from "@lit/localize";
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectAlert, fill, openDialog, press, userEvent, within } from "./support/play.js";
+import { expect, expectAlert, fill, openAccountTab, openDialog, press, userEvent, within } from "./support/play.js";
 import { dark, serves, signedIn } from "./support/story-app.js";
 import { ADMIN_PERMISSIONS, TEAM_ID, TEAMS, teamInvitations, teamMembers, teamPermissions } from "./support/story-data.js";
 
@@ -74,6 +74,7 @@ export const AccountSettings: Story = {
   render: () => html`<auth-account-settings></auth-account-settings>`,
   play: async ({ canvasElement }: Args) => {
     const canvas = within(canvasElement);
+    await openAccountTab(canvasElement, msg("Danger zone"));
     await canvas.findByRole("heading", { name: msg("Danger zone"), level: 3 });
     await expectRightToLeft(canvasElement, "auth-account-settings");
     await expectRightToLeft(canvasElement, "auth-session-settings");

@@ -124,7 +124,8 @@ describe("demo: account settings", () => {
     await emailRow(page, secondEmail).getByText("Primary", { exact: true }).waitFor();
     expect(await emailRow(page, email).getByText("Primary", { exact: true }).count()).toBe(0);
 
-    // Sessions: this browser marked, two others; revoke one of them.
+    // Sessions: this browser marked, two others; revoke one of them. (They are under the Security tab, which a deep link opens.)
+    await page.goto(`${server.url}/demo/handler/account-settings#security`);
     const sessions = page.locator("auth-session-settings");
     await expect.poll(() => sessions.locator("li").count()).toBe(3);
     expect(await sessions.locator("li").filter({ hasText: "Current session" }).count()).toBe(1);
@@ -139,6 +140,7 @@ describe("demo: account settings", () => {
     await password.getByLabel("Repeat new password").fill("a brand new password");
     await password.getByRole("button", { name: "Change password" }).click();
     await password.getByText("Your password has been changed.").waitFor();
+    // The hash keeps the Security tab open across the reload.
     await page.reload();
     await expect.poll(() => page.locator("auth-session-settings li").count()).toBe(1);
     expect(await signedInAfterAccessTokenExpiry(laptop)).toBe(false);
@@ -151,7 +153,7 @@ describe("demo: account settings", () => {
     expect(await signedInAfterAccessTokenExpiry(page)).toBe(true);
 
     // Danger zone: deleting asks for confirmation, then the person is signed out and the account is gone.
-    await page.goto(`${server.url}/demo/handler/account-settings`);
+    await page.goto(`${server.url}/demo/handler/account-settings#danger-zone`);
     await page.getByRole("button", { name: "Delete account" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete your account?" });
     await dialog.getByRole("textbox").fill("not the word");
@@ -255,7 +257,7 @@ describe("social sign-in through the built-in development OpenID provider", () =
     await page.waitForURL(at("/demo/"));
     await page.locator("#signed-in").waitFor();
 
-    await page.goto(new URL("/demo/handler/account-settings", server.url).toString());
+    await page.goto(new URL("/demo/handler/account-settings#connected-accounts", server.url).toString());
     const connected = page.locator("auth-connected-accounts-settings");
     await connected.getByText(email).waitFor();
     await connected.getByRole("button", { name: "Connect GitLab" }).click();

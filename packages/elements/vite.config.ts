@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { build as esbuild } from "esbuild";
 import { minify } from "terser";
 import { defaultClientConditions, defineConfig, type Plugin } from "vite";
 
@@ -44,14 +45,56 @@ function locales(): Plugin {
   };
 }
 
+/**
+ * @simplewebauthn/browser, which @latchkey/core loads only when a passkey ceremony starts (flows/webauthn.ts),
+ * as `dist/latchkey-webauthn.js` next to the bundles, which fetch it from there: an IIFE cannot split off a
+ * chunk, and most visits never use a passkey (it would be ~1.5 KB gzip of the sign-in bundle).
+ */
+const WEBAUTHN_MODULE = "latchkey-webauthn.js";
+function lazyWebAuthn(): Plugin {
+  const core = fileURLToPath(new URL("../core/", import.meta.url));
+  return {
+    name: "latchkey-lazy-webauthn",
+    enforce: "pre",
+    // The bundles never take the library's bundler branch in webauthn.ts: keep it out of them.
+    resolveId: (id) => (id === "@simplewebauthn/browser" ? { id, external: true } : null),
+    async generateBundle() {
+      const built = await esbuild({
+        stdin: { contents: 'export { startAuthentication, startRegistration, WebAuthnError } from "@simplewebauthn/browser";', resolveDir: core },
+        bundle: true,
+        format: "esm",
+        target: "es2022",
+        minify: true,
+        write: false,
+        legalComments: "none",
+      });
+      this.emitFile({ type: "asset", fileName: WEBAUTHN_MODULE, source: built.outputFiles[0]!.text });
+    },
+  };
+}
+
 /** `--mode sign-in` builds the smallest bundle (sign-in only) next to the full one. */
 export default defineConfig(({ mode }) => ({
   root: fileURLToPath(new URL(".", import.meta.url)),
-  plugins: [compact(), locales()],
+  plugins: [compact(), locales(), lazyWebAuthn()],
   // @latchkey/core from its TypeScript sources (the `source` export condition), not its built dist/.
-  resolve: { conditions: ["source", ...defaultClientConditions] },
+  resolve: {
+    conditions: ["source", ...defaultClientConditions],
+    // The sign-in bundle leaves out what <auth-sign-in> never runs (see the two files' comments).
+    alias:
+      mode === "sign-in"
+        ? [
+            { find: /^(\.\/client-(team|account)-actions|\.\/client-connected-accounts|\.\.\/token-stores\/request-token-store)\.js$/, replacement: fileURLToPath(new URL("src/sign-in-only-actions.ts", import.meta.url)) },
+            { find: /^\.\/css-tag\.js$/, replacement: fileURLToPath(new URL("src/sign-in-only-lit-css.ts", import.meta.url)) },
+          ]
+        : [],
+  },
   // Library mode leaves process.env.NODE_ENV (nanostores reads it) for a bundler that this bundle does not have.
-  define: { __LATCHKEY_LOCALES_PATH__: JSON.stringify("./locales/"), "process.env.NODE_ENV": JSON.stringify("production") },
+  define: {
+    __LATCHKEY_LOCALES_PATH__: JSON.stringify("./locales/"),
+    __LATCHKEY_WEBAUTHN_MODULE__: JSON.stringify(`./${WEBAUTHN_MODULE}`),
+    "process.env.NODE_ENV": JSON.stringify("production"),
+  },
   build: {
     outDir: "dist",
     // dist/ also holds the package's own build (npm run build:packages: index.js, base/, elements/ …).

@@ -73,3 +73,19 @@ export async function expectNoSidewaysScroll(): Promise<void> {
   const { scrollWidth, clientWidth } = document.documentElement;
   await expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
 }
+
+/**
+ * Opens a tab of `<auth-account-settings>` by its title: the tab on a wide page, the section menu (a select)
+ * on a narrow one. Waits until the tab exists (it appears once the project's settings have loaded).
+ */
+export async function openAccountTab(canvasElement: HTMLElement, title: string): Promise<void> {
+  const [menu, option] = await waitFor(() => {
+    const select = canvasElement.querySelector<HTMLSelectElement>("auth-account-settings select[part=menu]");
+    const option = [...(select?.options ?? [])].find((o) => o.text === title);
+    if (!option) throw new Error(`no "${title}" tab yet`);
+    return [select!, option] as const;
+  });
+  const tab = within(menu.closest("auth-account-settings")!).queryByRole("tab", { name: title });
+  if (tab) await userEvent.click(tab);
+  else await userEvent.selectOptions(menu, option.value);
+}

@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import axe from "axe-core";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromiumPath } from "../../scripts/chromium.mjs";
 import { MINIMAL_VIEWPORTS } from "storybook/viewport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtStorybook, type BuiltStorybook, type StoryEntry } from "./support/built-storybook.js";
@@ -21,7 +22,7 @@ import { extractStories, openFrame, renderStory, updateGlobals, type ExtractedSt
  */
 
 const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
-const CHROMIUM = process.env.LATCHKEY_CHROMIUM ?? "/usr/bin/chromium";
+const CHROMIUM = chromiumPath();
 // WCAG rules only: landmark and page-level best practices ("region", "page-has-heading-one") belong to the
 // page an element is placed in, not to the element, and a story frame is no page.
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];

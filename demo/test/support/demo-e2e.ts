@@ -1,4 +1,5 @@
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromiumPath } from "../../../scripts/chromium.mjs";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { emailConfig, mailForBrowser, type CapturedMailForBrowser } from "../../../packages/elements/test/support/browser-test-services.js";
 import { startSmtpCapture, type SmtpCapture } from "../../../packages/server/test/support/smtp-capture.js";
@@ -38,7 +39,7 @@ export function useDemoForFile(): void {
       // issuer its shared OAuth providers discover.
       reachablePublicUrl().then((vars) => startTestServer({ ...vars, LATCHKEY_DEV_MODE: "true" })),
       startSmtpCapture(),
-      chromium.launch({ executablePath: process.env.LATCHKEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS }),
+      chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
     ]);
   });
   afterEach(async () => {

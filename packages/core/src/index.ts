@@ -16,6 +16,7 @@ export { createAdminApp, type AdminApp, type AdminAppOptions } from "./apps/admi
 export type { AppOptions, TokenStoreInit } from "./apps/app-context.js";
 export type { SignInResult, RedirectOptions } from "./apps/client-auth-actions.js";
 export type { OAuthConnection, ConnectedAccount } from "./apps/client-oauth.js";
+export type { ClientConnectedAccountActions } from "./apps/client-connected-accounts.js";
 export { NotSignedInError, type GetUserOr } from "./apps/client-user-actions.js";
 export type { ClientAccountActions } from "./apps/client-account-actions.js";
 export type { ClientTeamActions } from "./apps/client-team-actions.js";

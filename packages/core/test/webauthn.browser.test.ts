@@ -1,5 +1,5 @@
 import { expect } from "@esm-bundle/chai";
-import { createCredential, getCredential, WebAuthnCeremonyError } from "../src/flows/webauthn.js";
+import { createCredential, getCredential, loadWebAuthn, WebAuthnCeremonyError } from "../src/flows/webauthn.js";
 
 /** The browser's failures, as the passkey flows name them (SPEC.md §8), in Chromium itself. */
 const challenge = "dGVzdC1jaGFsbGVuZ2UtMTIzNDU2Nzg5MA";
@@ -18,7 +18,13 @@ describe("WebAuthn ceremonies", () => {
   it("cancels a pending passkey request when another starts (one abort controller)", async () => {
     // Chromium offers passkey autofill (conditional mediation), headless too.
     expect(await PublicKeyCredential.isConditionalMediationAvailable()).to.equal(true);
+    // The library's shared AbortController (private in its types).
+    const service = (await loadWebAuthn()).WebAuthnAbortService as unknown as { controller?: AbortController };
+    const before = service.controller;
     const autofill = getCredential({ challenge, rpId: location.hostname, userVerification: "preferred" }, true);
+    // The library first asks the browser whether autofill is available; the request is pending once it has
+    // taken the shared AbortController (the elements start autofill when the form shows, long before a click).
+    while (service.controller === before) await new Promise((resolve) => requestAnimationFrame(resolve));
     const second = getCredential({ challenge, rpId: "not-this-site.example" }, false);
     const aborted = await failure(autofill);
     expect(aborted.code).to.equal("ERROR_CEREMONY_ABORTED");

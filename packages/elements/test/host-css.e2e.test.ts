@@ -39,7 +39,8 @@ const WIDGETS: Array<{ name: string; markup: string; signedIn: boolean; ready: (
     // Sessions show times relative to now, which move between two renders: that section is left out.
     markup: "<auth-account-settings hide-sessions></auth-account-settings>",
     signedIn: true,
-    ready: (page) => page.getByRole("heading", { name: "Danger zone" }).or(page.getByRole("heading", { name: "Email notifications" })).waitFor(),
+    // The first tab (profile and emails) is the one shown.
+    ready: (page) => page.getByRole("heading", { name: "Email addresses" }).waitFor(),
   },
   { name: "team switcher", markup: "<auth-team-switcher></auth-team-switcher>", signedIn: true, ready: (page) => page.locator("auth-team-switcher button").first().waitFor() },
 ];

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromiumPath } from "../../../scripts/chromium.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM_ARGS, createUserWithPassword, demoProject, newEmail, server, useDemoForFile } from "../../../demo/test/support/demo-e2e.js";
 
@@ -21,7 +22,7 @@ let profile: string;
 beforeAll(async () => {
   // A persistent profile: the password manager is off in incognito-like contexts.
   profile = mkdtempSync(join(tmpdir(), "latchkey-pwm-"));
-  context = await chromium.launchPersistentContext(profile, { executablePath: process.env.LATCHKEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  context = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   internals = await context.newPage();
   await internals.goto("chrome://password-manager-internals/");
 });
@@ -92,7 +93,7 @@ describe("Chromium's password manager", () => {
   });
 
   it("reads the password change of <auth-account-settings> as a change-password form of the signed-in account", async () => {
-    const page = await openPage("/demo/handler/account-settings", { email: newEmail("pwm"), password: "the current password" });
+    const page = await openPage("/demo/handler/account-settings#security", { email: newEmail("pwm"), password: "the current password" });
     await page.getByLabel("Current password").waitFor();
     // The account's email rides along in a hidden username field, so a saved password is filed under it.
     const forms = await waitForParse((f) => f.passwordElement === "current-password" && f.newPasswordElement === "password");

@@ -49,4 +49,11 @@ describe("the script-tag bundle", () => {
     expect((await signedIn).detail.userId).to.equal(userId);
     expect((await app.getUser())?.id).to.equal(userId);
   });
+
+  it("has the passkey library next to it, as a module that pages on another origin can load on first use", async () => {
+    const project = await createProject();
+    const library = (await import(/* @vite-ignore */ `${project.baseUrl}/static/v1/latchkey-webauthn.js`)) as Record<string, unknown>;
+    expect(Object.keys(library).sort()).to.deep.equal(["WebAuthnError", "startAuthentication", "startRegistration"]);
+    expect(library.startAuthentication).to.be.a("function");
+  });
 });

@@ -52,6 +52,10 @@ describe("<auth-team-invitation>", () => {
     const target = new URL(link.href);
     expect(target.pathname).to.equal("/handler/sign-in");
     expect(target.searchParams.get("after_auth_return_to")).to.equal(location.pathname + location.search);
+    // People invited by mail often have no account yet: sign-up comes back here too.
+    const signUp = await until(() => page.host.querySelector<HTMLAnchorElement>("auth-team-invitation a[href^='/handler/sign-up']"));
+    expect(text(signUp)).to.equal("Create an account");
+    expect(new URL(signUp.href).searchParams.get("after_auth_return_to")).to.equal(location.pathname + location.search);
     // The team's name stays private until someone signed in looks.
     expect(page.host.textContent).to.not.contain("Rocket Club");
 

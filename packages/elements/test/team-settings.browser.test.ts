@@ -95,7 +95,10 @@ describe("<auth-team-settings>", () => {
     const email = await until(() => creator.q<HTMLInputElement>("input[name=email]"));
     fill(email, invitee);
     email.form!.requestSubmit();
-    await until(() => text(creator.q("[role=status]")) === `Invitation sent to ${invitee}.`);
+    // Said next to the form, where the person is looking.
+    const sent = await until(() => creator.host.querySelector<HTMLElement>("form + [role=status]"));
+    await until(() => text(sent) === `Invitation sent to ${invitee}.`);
+    expect(sent.previousElementSibling!.contains(email)).to.equal(true);
     const mail = await waitForMail(invitee);
     expect(mail.text).to.contain("Rocket Club");
     const revoke = await until(() => creator.q<HTMLButtonElement>(`button[aria-label="Revoke the invitation of ${invitee}"]`));

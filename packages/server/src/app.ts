@@ -7,6 +7,7 @@ import { parseBody } from "./http/body.js";
 import { limitBodySize } from "./http/body-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { databaseUnavailableResponse, isDatabaseUnavailable } from "./http/database-unavailable.js";
+import { createAppMetrics, metricsRoutes, routeLabel } from "./http/metrics.js";
 import { trackWrites } from "./db/write-tracking.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
 import { cors, overrideErrorStatus } from "./http/headers.js";
@@ -110,6 +111,7 @@ export const API_PREFIXES = ["/api/v1", "/api/latest"] as const;
 /** The whole HTTP application; `deps` carries the database, configuration and logger. */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const metrics = createAppMetrics(deps);
 
   app.use("*", async function requestContext(c, next) {
     const requestId = crypto.randomUUID();
@@ -126,7 +128,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     setProtocolHeader(c.res.headers, dialect, "request-id", requestId);
     // API answers are per caller and must never be cached, unless a route says otherwise (the JWKS).
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store, max-age=0");
-    c.get("log").info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, "request");
+    const ms = performance.now() - started;
+    metrics.requests.record(c.req.method, routeLabel(c), c.res.status, ms / 1000);
+    c.get("log").info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) }, "request");
   });
 
   app.use("*", securityHeaders());
@@ -155,6 +159,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   });
 
   app.route("/", healthRoutes());
+  app.route("/", metricsRoutes(metrics));
 
   app.use("/api/*", cors());
   app.use("/api/*", overrideErrorStatus());

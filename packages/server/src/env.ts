@@ -35,6 +35,8 @@ const environmentSchema = z.object({
       const problem = value === undefined ? undefined : trustedProxiesProblem(value);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
+  // Long enough that it cannot be guessed; a bearer token travels with every scrape.
+  LATCHKEY_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   LATCHKEY_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   LATCHKEY_SMTP_HOST: z.string().min(1).optional(),
   LATCHKEY_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -86,6 +88,11 @@ export interface Env {
   maxBodyBytes: number;
   /** The reverse proxies whose X-Forwarded-For is believed (http/client-ip.ts). */
   trustedProxies: BlockList;
+  /**
+   * The bearer token `/metrics` asks for. Without one the route is open in dev mode and off (404) outside it;
+   * with one it is required in both.
+   */
+  metricsToken: string | undefined;
   /** The server's own SMTP server for projects on the `shared` email config; null sends mail to the dev outbox. */
   sharedSmtp: SharedSmtpSettings | null;
   /** Sender address of mail sent through the shared server (and shown for outbox mail). */
@@ -125,8 +132,8 @@ export class EnvError extends Error {}
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
   const parsed = environmentSchema.safeParse(source);
   if (!parsed.success) {
-    // Values are echoed to help, except where they may carry credentials (URLs, secrets, passwords, keys).
-    const echo = (name: string) => (/URL|SECRET|PASSWORD|KEY/.test(name) ? "" : ` (got ${JSON.stringify(source[name])})`);
+    // Values are echoed to help, except where they may carry credentials (URLs, secrets, passwords, keys, tokens).
+    const echo = (name: string) => (/URL|SECRET|PASSWORD|KEY|TOKEN/.test(name) ? "" : ` (got ${JSON.stringify(source[name])})`);
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}${echo(String(issue.path[0]))}`);
     throw new EnvError(`Invalid Latchkey configuration:\n${lines.join("\n")}`);
   }
@@ -166,6 +173,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.LATCHKEY_SHUTDOWN_TIMEOUT_MS,
     maxBodyBytes: e.LATCHKEY_MAX_BODY_BYTES,
     trustedProxies: parseTrustedProxies(e.LATCHKEY_TRUSTED_PROXIES),
+    metricsToken: e.LATCHKEY_METRICS_TOKEN,
     sharedSmtp: sharedSmtpSettings(e),
     emailSender: e.LATCHKEY_EMAIL_SENDER ?? "noreply@latchkey.localhost",
     checkResponses: e.LATCHKEY_CHECK_RESPONSES ?? false,

@@ -44,7 +44,11 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   const ownsDb = !options.db;
   const db =
     options.db ??
-    (await connectDatabase(env.databaseUrl ? { kind: "postgres", url: env.databaseUrl } : { kind: "pglite", dataDir: env.dataDir }));
+    (await connectDatabase(
+      env.databaseUrl
+        ? { kind: "postgres", url: env.databaseUrl }
+        : { kind: "pglite", dataDir: env.dataDir, template: { announce: (message) => log.info(message) } },
+    ));
   const applied = await migrate(db).catch((error: unknown) => {
     throw unreachableDatabase(error, env) ?? error;
   });

@@ -1,4 +1,5 @@
 import { chromium, type Browser } from "playwright-core";
+import { chromiumPath } from "../../../scripts/chromium.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -9,7 +10,7 @@ const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable
 let server: TestServer;
 let browser: Browser;
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), chromium.launch({ executablePath: process.env.LATCHKEY_CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS })]);
+  [server, browser] = await Promise.all([startTestServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
 });
 afterAll(async () => {
   await Promise.all([browser?.close(), server?.close()]);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, type ApiResponse } from "./support/api.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { afterTheWait, expectRefused, failTimes as failTimesWith } from "./support/throttle.js";
 
 // Issue 17: 200 wrong passwords on one account in 11 s were all answered, and the right one still worked.
 let server: TestServer;
@@ -19,6 +20,7 @@ afterAll(async () => {
 
 const PASSWORD = "correct horse battery staple";
 const email = () => `user-${crypto.randomUUID()}@example.com`;
+const failTimes = (times: number, attempt: (i: number) => Promise<ApiResponse>) => failTimesWith(times, "EMAIL_PASSWORD_MISMATCH", attempt);
 
 async function passwordProject(): Promise<TestProject> {
   const project = await createTestProject(server);
@@ -30,26 +32,6 @@ async function passwordProject(): Promise<TestProject> {
 function signIn(project: TestProject, address: string, password: string, options: { via?: TestServer; forwardedFor?: string } = {}): Promise<ApiResponse> {
   const headers = { ...project.headers("client"), ...(options.forwardedFor ? { "x-forwarded-for": options.forwardedFor } : {}) };
   return api((options.via ?? server).url, "/auth/password/sign-in", { method: "POST", headers, body: { email: address, password } });
-}
-
-async function failTimes(times: number, attempt: (i: number) => Promise<ApiResponse>): Promise<void> {
-  for (let i = 0; i < times; i++) expect((await attempt(i)).body.code, `attempt ${i + 1}`).toBe("EMAIL_PASSWORD_MISMATCH");
-}
-
-function expectRefused(response: ApiResponse, seconds: number): void {
-  expect(response.status).toBe(429);
-  expect(response.headers.get("retry-after")).toBe(String(seconds));
-  expect(response.text).toBe(`Too many failed attempts. Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`);
-}
-
-/** Retries until the block has passed (a condition, not a fixed sleep); the block is seconds long. */
-async function afterTheWait(attempt: () => Promise<ApiResponse>): Promise<ApiResponse> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const response = await attempt();
-    if (response.status !== 429 || Date.now() > deadline) return response;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 describe("wrong passwords on one account", () => {
@@ -98,5 +80,18 @@ describe("wrong passwords from one client address", () => {
     const project = await passwordProject();
     await failTimes(50, (i) => signIn(project, email(), `wrong ${i}`, { forwardedFor: `198.51.100.${i}` }));
     expect((await signIn(project, email(), PASSWORD, { forwardedFor: "198.51.100.200" })).status).toBe(429);
+  });
+});
+
+describe("wrong passwords from an app's backend", () => {
+  it("are not counted against its address: a server key speaks for many users from one address", async () => {
+    const project = await passwordProject();
+    const asServer = (address: string, password: string) =>
+      api(server.url, "/auth/password/sign-in", { method: "POST", headers: project.headers("server"), body: { email: address, password } });
+    await failTimes(55, (i) => asServer(email(), `wrong ${i}`));
+    // The account's own count still applies.
+    const address = email();
+    await failTimes(5, (i) => asServer(address, `wrong ${i}`));
+    expectRefused(await asServer(address, PASSWORD), 1);
   });
 });

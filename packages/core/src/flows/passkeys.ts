@@ -1,12 +1,12 @@
 import { KnownError } from "@latchkey/protocol/errors/known-error";
 import { PasskeyAuthenticationFailed, PasskeyRegistrationFailed, PasskeyWebAuthnError } from "@latchkey/protocol/errors/passkeys";
-import { createCredential, getCredential, WebAuthnCeremonyError } from "./webauthn.js";
+import { createCredential, getCredential, loadWebAuthn, WebAuthnCeremonyError } from "./webauthn.js";
 import type { SignInResponse } from "@latchkey/protocol/schemas";
 import { internalsOf, type ClientApp } from "../apps/client-app.js";
 import type { RedirectOptions, SignInResult } from "../apps/client-auth-actions.js";
 
 /**
- * Passkeys (WebAuthn; the ceremonies are in webauthn.ts, which shares one AbortController among them: any
+ * Passkeys (WebAuthn; the ceremonies are in webauthn.ts, whose library shares one AbortController among them: any
  * passkey call first cancels a pending one, e.g. the conditional-UI request waiting on the email field).
  * The server answers with a placeholder RP id that the page replaces with its own
  * hostname (the server then checks it against the project's trusted domains), as the protocol's client does.
@@ -16,6 +16,8 @@ const RP_ID_PLACEHOLDER = "THIS_VALUE_WILL_BE_REPLACED.example.com";
 /** Registers a new passkey for the signed-in user. */
 export async function registerPasskey(app: ClientApp): Promise<void> {
   const { ctx } = internalsOf(app);
+  // The ceremony's library loads while the server answers (a failure shows when the ceremony starts).
+  loadWebAuthn().catch(() => {});
   let initiation: { options_json: { rp: { id?: string } } & Record<string, unknown>; code: string };
   try {
     initiation = await ctx.call({ method: "POST", path: "/auth/passkey/initiate-passkey-registration", body: {} });
@@ -44,6 +46,7 @@ export async function registerPasskey(app: ClientApp): Promise<void> {
  */
 export async function signInWithPasskey(app: ClientApp, options: { autofill?: boolean } & RedirectOptions = {}): Promise<SignInResult> {
   const { ctx, completeSignIn } = internalsOf(app);
+  loadWebAuthn().catch(() => {});
   let initiation: { options_json: { rpId?: string } & Record<string, unknown>; code: string };
   try {
     initiation = await ctx.call({ method: "POST", path: "/auth/passkey/initiate-passkey-authentication", body: {}, session: null });

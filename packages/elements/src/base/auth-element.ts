@@ -1,6 +1,6 @@
 import type { ClientApp } from "@latchkey/core";
 import { updateWhenLocaleChanges } from "@lit/localize";
-import { ReactiveHTMLElement, type Changed } from "./reactive-element.js";
+import { LitElement, type PropertyValues } from "lit";
 import type { ReadableAtom } from "nanostores";
 import { findApp, onAppChange } from "./app-registry.js";
 import { autofocusFirstField } from "./forms.js";
@@ -10,7 +10,7 @@ import { adoptStyles, css } from "./styles.js";
 let nextId = 0;
 
 /**
- * The base of every element. Elements render into the light DOM, not a shadow root: browsers' password
+ * The base of every element: Lit's LitElement, rendering into the light DOM, not a shadow root: browsers' password
  * managers and autofill reliably see only forms in the document tree, and sign-in forms must be fillable and
  * savable. Styles are one stylesheet adopted once per document (see styles.ts), with zero specificity so
  * pages can override anything with plain CSS.
@@ -30,7 +30,7 @@ let nextId = 0;
  * @cssprop --auth-radius - Corner radius of cards, fields and buttons (`8px`).
  * @cssprop --auth-spacing - The spacing unit that gaps and paddings are multiples of (`1rem`).
  */
-export class AuthElement extends ReactiveHTMLElement {
+export class AuthElement extends LitElement {
   /** The app this element works with (closest `<auth-app>`, else the page default). */
   protected app: ClientApp | undefined;
   /** A prefix for ids of this instance's labels and inputs. */
@@ -47,6 +47,7 @@ export class AuthElement extends ReactiveHTMLElement {
   /** Rules only this element needs, added to the shared stylesheet's when it first renders. */
   static css = "";
 
+  // The element itself is the render root (light DOM, see above), with the shared stylesheet adopted by its document or shadow root.
   protected override createRenderRoot(): HTMLElement {
     const root = this.getRootNode() as Document | ShadowRoot;
     adoptStyles(root, css);
@@ -81,7 +82,7 @@ export class AuthElement extends ReactiveHTMLElement {
   }
 
   /** Right-to-left languages lay the element out right to left, whatever the page's own direction. */
-  protected override willUpdate(changed: Changed): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     if (isRightToLeft()) this.setAttribute("dir", "rtl");
     else if (this.getAttribute("dir") === "rtl") this.removeAttribute("dir");

@@ -7,6 +7,8 @@
  * revert`): what the page's CSS did to buttons, headings, lists or line heights does not reach in, and the
  * rules after it style the widgets on the same ground on every page. Theme through the --auth-* custom properties; dark follows prefers-color-scheme unless
  * `theme="light"|"dark"` is set on the element or an `<auth-app>` above it.
+ * Names (people, teams: often long email addresses) sit on one line as `.lk-name`, ellipsised, with the full
+ * name in their `title`; other long words break (`overflow-wrap`) rather than widen the page.
  */
 /** WCAG relative luminance of the colour being edited, in a relative colour's srgb-linear channels. */
 const Y = "(0.2126 * r + 0.7152 * g + 0.0722 * b)";
@@ -32,7 +34,7 @@ export const css = `
 :where(.lk,.lk *){all:revert}
 :where(.lk *)::before,:where(.lk *)::after,:where(.lk *)::placeholder,:where(.lk *)::file-selector-button,:where(.lk *)::backdrop{all:revert}
 :where(.lk [hidden]){display:none!important}
-${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5 system-ui,sans-serif);--lk-r:var(--auth-radius,8px);--lk-s:var(--auth-spacing,1rem)}
+${HOSTS}{${LIGHT};display:block;overflow-wrap:break-word;color:var(--lk-fg);font:var(--auth-font,15px/1.5 system-ui,sans-serif);--lk-r:var(--auth-radius,8px);--lk-s:var(--auth-spacing,1rem)}
 @media (prefers-color-scheme:dark){${HOSTS}{${DARK}}}
 :where([theme=light] .lk,.lk[theme=light]){${LIGHT}}
 :where([theme=dark] .lk,.lk[theme=dark]){${DARK}}
@@ -56,6 +58,7 @@ ${HOSTS}{${LIGHT};display:block;color:var(--lk-fg);font:var(--auth-font,15px/1.5
 :where(.lk-error){color:var(--lk-error);margin:0;font-size:.93em}
 :where(.lk-alert){color:var(--lk-error);border:1px solid var(--lk-error);border-radius:var(--lk-r);padding:.5rem .75rem;margin:0}
 :where(.lk-sr){position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+:where(.lk-name){min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 :where(.lk-note){color:var(--lk-muted);font-size:.93em}
 :where(.lk-or){display:flex;align-items:center;gap:.5rem;color:var(--lk-muted);font-size:.9em}
 :where(.lk-or)::before,:where(.lk-or)::after{content:"";flex:1;border-top:1px solid var(--lk-border)}

@@ -1,5 +1,5 @@
 import { createClientApp, type ClientApp } from "@latchkey/core";
-import { ReactiveHTMLElement, type Changed } from "../base/reactive-element.js";
+import { ReactiveElement, type PropertyValues } from "lit";
 import { setLocale, startingLocale } from "../base/i18n.js";
 import { announceAppChange, type AppHost } from "../base/app-registry.js";
 
@@ -16,7 +16,7 @@ import { announceAppChange, type AppHost } from "../base/app-registry.js";
  * @attr locale - The language of the page's elements (`en`, `de`, `fr`, `es`, `pt-BR`, `it`, `nl`, `ja`,
  *   `zh-CN`, `ar`; others match by language, else English). Default: the page's `<html lang>`.
  */
-export class AuthAppElement extends ReactiveHTMLElement implements AppHost {
+export class AuthAppElement extends ReactiveElement implements AppHost {
   static override properties = {
     projectId: { type: String, attribute: "project-id" },
     publishableClientKey: { type: String, attribute: "publishable-client-key" },
@@ -32,6 +32,17 @@ export class AuthAppElement extends ReactiveHTMLElement implements AppHost {
   declare locale: string | undefined;
   private given: ClientApp | undefined;
   private created: { app: ClientApp; key: string } | undefined;
+
+  constructor() {
+    super();
+    // A framework may set `.app` before the element is upgraded: that value sits on the instance and would
+    // hide the accessors below, so move it behind them (Lit does this for its declared properties only).
+    if (Object.prototype.hasOwnProperty.call(this, "app")) {
+      const app = (this as { app?: ClientApp }).app;
+      delete (this as { app?: ClientApp }).app;
+      this.app = app;
+    }
+  }
 
   /** The app of the elements inside: the one set, else one made from the attributes. */
   get app(): ClientApp | undefined {
@@ -50,12 +61,12 @@ export class AuthAppElement extends ReactiveHTMLElement implements AppHost {
     announceAppChange();
   }
 
-  // Its children are the page's own markup: nothing to render, no shadow root.
+  // Its children are the page's own markup: nothing to render (hence Lit's ReactiveElement, not LitElement), no shadow root.
   protected override createRenderRoot(): HTMLElement {
     return this;
   }
 
-  protected override updated(changed: Changed): void {
+  protected override updated(changed: PropertyValues<this>): void {
     if (changed.has("locale") && this.locale) void setLocale(startingLocale(this.locale));
     announceAppChange();
   }

@@ -19,11 +19,12 @@ import { msg, str } from "../base/i18n.js";
  */
 export class AuthUserButtonElement extends AuthElement {
   static override css = AVATAR_CSS + `
-:where(.lk-ub){position:relative;display:inline-block}
-:where(.lk-ub>button){display:inline-flex;align-items:center;gap:.5rem;padding:.25rem .5rem .25rem .25rem;border-radius:999px}
+:where(.lk-ub){position:relative;display:inline-block;max-width:100%}
+:where(.lk-ub>button){display:inline-flex;align-items:center;gap:.5rem;max-width:100%;padding:.25rem .5rem .25rem .25rem;border-radius:999px}
 :where(.lk-menu){position:absolute;right:0;z-index:10;min-width:12rem;margin:.25rem 0 0;padding:.25rem;list-style:none;background:var(--lk-bg);border:1px solid var(--lk-border);border-radius:var(--lk-r);box-shadow:0 4px 16px #0003}
 :where(.lk-menu [role=menuitem]){display:block;box-sizing:border-box;width:100%;border:0;text-align:start;font-weight:400}
 :where(.lk-menu [role=menuitem]:hover,.lk-menu [role=menuitem]:focus){background:var(--lk-subtle)}
+:where(.lk-ub .lk-name){max-width:16rem}
 :where(.lk-menu-head){padding:.4rem 1rem;color:var(--lk-muted);font-size:.9em;overflow-wrap:anywhere}
 `;
   static override properties = { showName: { type: Boolean, attribute: "show-name" }, open: { state: true } };
@@ -58,7 +59,7 @@ export class AuthUserButtonElement extends AuthElement {
       <button part="button" type="button" id=${`${this.uid}-button`} aria-haspopup="menu" aria-expanded=${this.open ? "true" : "false"}
         aria-controls=${`${this.uid}-menu`} @click=${this.toggle} @keydown=${this.buttonKeys}>
         <span class="lk-avatar" part="avatar" aria-hidden="true">${user.profileImageUrl ? html`<img src=${user.profileImageUrl} alt="" />` : initials(name)}</span>
-        ${this.showName ? html`<span>${name}</span>` : html`<span class="lk-sr">${msg(str`Account menu for ${name}`)}</span>`}
+        ${this.showName ? html`<span class="lk-name" title=${name}>${name}</span>` : html`<span class="lk-sr">${msg(str`Account menu for ${name}`)}</span>`}
       </button>
       <ul class="lk-menu" part="menu" role="menu" id=${`${this.uid}-menu`} aria-labelledby=${`${this.uid}-button`} ?hidden=${!this.open} @keydown=${this.menuKeys}>
         <li role="none" class="lk-menu-head">${user.primaryEmail ?? name}</li>

@@ -11,6 +11,9 @@ import type { ChangeFeed } from "../db/change-feed.js";
 export class InvalidatingCache<V extends object> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   private readonly loads = new Map<string, Set<{ stale: boolean }>>();
+  /** Reads answered from memory, and reads that went to the database (for `/metrics`' hit rate). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly feed: Pick<ChangeFeed, "live">,
@@ -18,9 +21,16 @@ export class InvalidatingCache<V extends object> {
   ) {}
 
   async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
-    if (!this.feed.live) return load();
+    if (!this.feed.live) {
+      this.misses++;
+      return load();
+    }
     const entry = this.entries.get(key);
-    if (entry && entry.expiresAt > Date.now()) return entry.value;
+    if (entry && entry.expiresAt > Date.now()) {
+      this.hits++;
+      return entry.value;
+    }
+    this.misses++;
     const ticket = { stale: false };
     let tickets = this.loads.get(key);
     if (!tickets) this.loads.set(key, (tickets = new Set()));

@@ -39,8 +39,22 @@ class Slots {
  */
 const slots = new Slots(availableParallelism());
 
+/**
+ * Hashes computed and checked by this process since it started, for `/metrics` (http/metrics.ts), whose
+ * rate is the hashing throughput. Counted when a run finishes, whatever its verdict.
+ */
+export const passwordHashRuns = { argon2Hash: 0, argon2Verify: 0, bcryptVerify: 0 };
+
 export async function hashPassword(password: string): Promise<string> {
-  return slots.run(() => argon2Hash(password, ARGON2_OPTIONS));
+  const hash = await slots.run(() => argon2Hash(password, ARGON2_OPTIONS));
+  passwordHashRuns.argon2Hash++;
+  return hash;
+}
+
+async function argon2VerifyCounted(hash: string, password: string): Promise<boolean> {
+  const matches = await slots.run(() => argon2Verify(hash, password));
+  passwordHashRuns.argon2Verify++;
+  return matches;
 }
 
 /** bcrypt costs an imported hash may have: 4 is bcrypt's least, and above 16 one sign-in would cost seconds of CPU. */
@@ -57,8 +71,12 @@ export function isSupportedPasswordHash(hash: string): boolean {
 
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
   try {
-    if (hash.startsWith("$2")) return await bcrypt.compare(password, hash);
-    if (hash.startsWith("$argon2")) return await slots.run(() => argon2Verify(hash, password));
+    if (hash.startsWith("$2")) {
+      const matches = await bcrypt.compare(password, hash);
+      passwordHashRuns.bcryptVerify++;
+      return matches;
+    }
+    if (hash.startsWith("$argon2")) return await argon2VerifyCounted(hash, password);
   } catch {
     // A malformed stored hash verifies nothing.
   }
@@ -76,6 +94,6 @@ let dummyHash: Promise<string> | undefined;
 export async function verifyAgainstDummy(password: string): Promise<false> {
   dummyHash ??= hashPassword("latchkey-dummy-password-for-constant-time");
   const hash = await dummyHash;
-  await slots.run(() => argon2Verify(hash, password)).catch(() => false);
+  await argon2VerifyCounted(hash, password).catch(() => false);
   return false;
 }

@@ -6,6 +6,7 @@ import { StartupError } from "../startup-error.js";
 import type { ChangeSource } from "./change-feed.js";
 import { acquireDataDirLock, DATA_DIR_LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
 import { PGliteDialect } from "./pglite-dialect.js";
+import { fillFromTemplate, TEMPLATE_COPY_MARKER, type TemplateOptions } from "./pglite-template.js";
 import type { Database } from "./schema.js";
 import { WriteTrackingPlugin } from "./write-tracking.js";
 
@@ -13,12 +14,19 @@ export type Db = Kysely<Database>;
 
 export type DatabaseTarget =
   | { kind: "postgres"; url: string }
-  | { kind: "pglite"; dataDir: string | undefined /* undefined: in memory */; snapshot?: Blob /* a dumped data dir to start from */ };
+  | {
+      kind: "pglite";
+      dataDir: string | undefined /* undefined: in memory */;
+      snapshot?: Blob /* a dumped data dir to start from */;
+      /** An empty data dir starts as a copy of the migrated template (pglite-template.ts). */
+      template?: TemplateOptions;
+    };
 
 // Dates come back as Date; bigints (counts) as numbers since ours never exceed 2^53.
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
 const changeSources = new WeakMap<Db, ChangeSource>();
+const pools = new WeakMap<Db, pg.Pool>();
 
 export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
   const plugins = [new WriteTrackingPlugin()];
@@ -35,8 +43,10 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
     pool.on("connect", (client) => client.on("error", () => {}));
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
     changeSources.set(db, { kind: "postgres", url: target.url });
+    pools.set(db, pool);
   } else {
     const lock = target.dataDir ? lockDataDir(target.dataDir) : undefined;
+    if (target.dataDir && target.template) await fillDataDir(target.dataDir, target.template, lock);
     let pglite: PGlite;
     try {
       pglite = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir } : {}), ...(target.snapshot ? { loadDataDir: target.snapshot } : {}) });
@@ -63,10 +73,20 @@ function lockDataDir(dataDir: string): DataDirLock {
   // PGlite would create its database among whatever files are there; like initdb, refuse a directory
   // that holds something else (a mistyped path pointing at a project folder).
   const entries = readdirSync(dataDir).filter((name) => name !== DATA_DIR_LOCK_FILE);
-  if (entries.length > 0 && !entries.includes("PG_VERSION")) {
+  // A copy of the template cut short is ours too, and is redone (pglite-template.ts).
+  if (entries.length > 0 && !entries.includes("PG_VERSION") && !entries.includes(TEMPLATE_COPY_MARKER)) {
     throw new StartupError(`The data dir ${dataDir} holds other files and no Latchkey database. Point LATCHKEY_DATA_DIR at an empty or new directory.`);
   }
   return acquireDataDirLock(dataDir);
+}
+
+async function fillDataDir(dataDir: string, template: TemplateOptions, lock: DataDirLock | undefined): Promise<void> {
+  try {
+    await fillFromTemplate(dataDir, template);
+  } catch (error) {
+    lock?.release();
+    throw new StartupError(`Cannot write the data dir ${dataDir} (${describe(error)}). Check LATCHKEY_DATA_DIR, its permissions and the free space.`);
+  }
 }
 
 function describe(error: unknown): string {
@@ -78,4 +98,9 @@ export function changeSourceOf(db: Db): ChangeSource {
   const source = changeSources.get(db);
   if (!source) throw new Error("changeSourceOf: the database was not opened by connectDatabase");
   return source;
+}
+
+/** The connection pool of a PostgreSQL database opened by `connectDatabase` (for `/metrics`); none for PGlite. */
+export function poolOf(db: Db): pg.Pool | undefined {
+  return pools.get(db);
 }

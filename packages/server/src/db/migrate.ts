@@ -3,12 +3,13 @@ import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
 import type { Db } from "./connect.js";
 
-const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
+export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
 // Any fixed number shared by every Latchkey process; it names the advisory lock that serialises
 // migrations when several processes start against one database at the same moment.
 const MIGRATION_LOCK_KEY = 7_245_310_116;
 
-function migrationFiles(): string[] {
+/** The migration scripts in the order they apply (file names sort by their number). */
+export function migrationFiles(): string[] {
   return readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith(".sql")).sort();
 }
 

@@ -33,6 +33,12 @@ export interface ContentEmailMessage {
 export type EmailMessage = TemplateEmailMessage | ContentEmailMessage;
 
 /**
+ * Mail handed over by this process since it started, for `/metrics` (http/metrics.ts). Mail is delivered
+ * while its request waits, not queued: `inFlight` is the queue, the SMTP hand-overs under way right now.
+ */
+export const mailDeliveries = { inFlight: 0, sent: 0, failed: 0, outbox: 0 };
+
+/**
  * Renders a default template (or a caller-written mail) and delivers it through the project's email server (or to the dev
  * outbox), recording the send in `sent_emails`. A delivery failure never throws: it is logged and
  * recorded, and returned as `error`, so the caller's own work (creating the user…) stands.
@@ -56,6 +62,7 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
   if (delivery.kind === "misconfigured") {
     error = delivery.error;
   } else if (delivery.kind === "smtp") {
+    mailDeliveries.inFlight++;
     try {
       await delivery.transporter.sendMail({
         from: { name: project.display_name, address: delivery.senderEmail },
@@ -70,9 +77,13 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
     } catch (err) {
       error = errorText(err);
     } finally {
+      mailDeliveries.inFlight--;
       delivery.transporter.close();
     }
   }
+  if (delivery.kind === "outbox") mailDeliveries.outbox++;
+  else if (error) mailDeliveries.failed++;
+  else mailDeliveries.sent++;
 
   const row = await deps.db
     .insertInto("sent_emails")

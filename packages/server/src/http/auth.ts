@@ -2,11 +2,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { isKeyAllowedInThisMode } from "../env.js";
 import { findProjectCheckingKey, type KeyKind } from "../services/api-keys.js";
+import { recordFailedAttempt, secondsBlocked, tooManyAttempts, type ThrottleSubject } from "../services/auth-throttle.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
 import { adminAccessTokenOwner, readAdminAccessToken } from "../services/project-ownership.js";
 import { INTERNAL_PROJECT_ID } from "../services/projects.js";
 import { findCachedUserRecord } from "../services/user-read.js";
 import { restrictedReasonOf, restrictionPolicy } from "../services/user-restrictions.js";
+import { clientIp } from "./client-ip.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 import { protocolHeader } from "./dialect.js";
 import { PUBLIC_CLIENT_SECRET, PUBLISHABLE_KEY_OPTIONAL, type Dialect } from "@latchkey/protocol/dialects";
@@ -79,13 +81,23 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
     server: { kind: "secretServerKey" as const, key: secretServerKey },
     admin: { kind: "superSecretAdminKey" as const, key: superSecretAdminKey },
   }[accessType];
-  const found = await findProjectCheckingKey(db, caches, projectId, keyToCheck.key ? { kind: keyToCheck.kind, key: keyToCheck.key } : undefined);
+  // Secret keys are guessed per client address (services/auth-throttle.ts). Whether the address is blocked is
+  // read alongside the key check and decides before the key's validity is told, so that a blocked guesser
+  // learns nothing, not even from a right guess.
+  const secretKeyAttempt: ThrottleSubject | undefined =
+    accessType !== "client" && keyToCheck.key ? { kind: "api_key", projectId: projectId.toLowerCase(), clientIp: clientIp(c) } : undefined;
+  const [found, blockedSeconds] = await Promise.all([
+    findProjectCheckingKey(db, caches, projectId, keyToCheck.key ? { kind: keyToCheck.kind, key: keyToCheck.key } : undefined),
+    secretKeyAttempt ? secondsBlocked(db, secretKeyAttempt) : 0,
+  ]);
   if (!found) throw new KnownErrors.CurrentProjectNotFound(projectId);
+  if (blockedSeconds > 0) throw tooManyAttempts(blockedSeconds);
   const { project } = found;
   if (branchId !== DEFAULT_BRANCH_ID) throw new KnownErrors.BranchDoesNotExist(branchId);
   const projectOwner = adminTokenClaims ? await adminAccessTokenOwner(db, adminTokenClaims, projectId) : undefined;
 
   const keyWorks = (key: string) => isKeyAllowedInThisMode(env, key) && found.keyValid;
+  if (secretKeyAttempt && !keyWorks(keyToCheck.key!)) await recordFailedAttempt(db, secretKeyAttempt);
 
   switch (accessType) {
     case "client":

@@ -1,7 +1,7 @@
 import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
-import type { AppEnv } from "./context.js";
+import type { AccessType, AppEnv } from "./context.js";
 
 /**
  * Which peers are the deployment's own reverse proxies (LATCHKEY_TRUSTED_PROXIES: addresses and CIDR ranges,
@@ -56,4 +56,13 @@ export function clientIp(c: Context<AppEnv>): string | undefined {
 function isTrusted(proxies: BlockList, address: string): boolean {
   const mapped = address.startsWith("::ffff:") ? address.slice(7) : address;
   return proxies.check(mapped, isIP(mapped) === 6 ? "ipv6" : "ipv4");
+}
+
+/**
+ * The address to count a request's attempts against (services/auth-throttle.ts): the client's, for client
+ * access. Undefined for server and admin callers: they hold a secret key, and an app's backend speaks for all
+ * of its users from one address, so counting it would let one user's typos slow everyone's.
+ */
+export function attemptIp(c: Context<AppEnv>, accessType: AccessType): string | undefined {
+  return accessType === "client" ? clientIp(c) : undefined;
 }

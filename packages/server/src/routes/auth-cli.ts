@@ -8,11 +8,24 @@ import {
   cliAuthStartBody,
   cliAuthStartResponse,
 } from "@latchkey/protocol/schemas";
+import type { Context } from "hono";
+import { attemptIp } from "../http/client-ip.js";
+import type { AppEnv, RequestAuth } from "../http/context.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
+import { throttledAttempt, type ThrottleSubject } from "../services/auth-throttle.js";
 import { cliAuthSessionState, completeCliAuth, pollCliAuth, startCliAuth } from "../services/cli-auth.js";
 
 /** The protocol has no known error for an unusable login code: it answers a plain 400 with this text. */
 const INVALID_LOGIN_CODE = "Invalid login code or the code has expired";
+const invalidLoginCode = () => new HTTPException(400, { message: INVALID_LOGIN_CODE });
+
+/**
+ * Polling and login codes are secrets: a code that does not exist counts against the client address
+ * (services/auth-throttle.ts). Polling a real code that is still waiting is the flow working and costs nothing.
+ */
+const cliAttempt = (c: Context<AppEnv>, auth: RequestAuth): ThrottleSubject => ({ kind: "cli_code", projectId: auth.project.id, clientIp: attemptIp(c, auth.type) });
+const isUnknownCode = (error: unknown) =>
+  error instanceof KnownErrors.InvalidPollingCodeError || (error instanceof HTTPException && error.status === 400 && error.message === INVALID_LOGIN_CODE);
 const TAGS = ["CLI login"];
 
 /**
@@ -46,7 +59,7 @@ export const cliAuthRoutes = [
     errors: [KnownErrors.InvalidPollingCodeError],
     handler: async (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      const answer = await pollCliAuth(db, env, auth.project, body.polling_code);
+      const answer = await throttledAttempt(db, cliAttempt(c, auth), () => pollCliAuth(db, env, auth.project, body.polling_code), isUnknownCode);
       // The protocol marks the one answer that carries the token with 201.
       return answer.status === "success" ? c.json(answer, 201) : answer;
     },
@@ -65,15 +78,20 @@ export const cliAuthRoutes = [
     errors: [KnownErrors.RefreshTokenNotFoundOrExpired],
     handler: async (c, { auth, body }) => {
       const { db } = c.get("deps");
-      if (body.mode === "check") {
-        const state = await cliAuthSessionState(db, auth.project, body.login_code);
-        if (!state) throw new HTTPException(400, { message: INVALID_LOGIN_CODE });
-        return { cli_session_state: state };
-      }
-      if (!(await completeCliAuth(db, auth.project, { loginCode: body.login_code, refreshToken: body.refresh_token! }))) {
-        throw new HTTPException(400, { message: INVALID_LOGIN_CODE });
-      }
-      return { success: true } as const;
+      return throttledAttempt(
+        db,
+        cliAttempt(c, auth),
+        async () => {
+          if (body.mode === "check") {
+            const state = await cliAuthSessionState(db, auth.project, body.login_code);
+            if (!state) throw invalidLoginCode();
+            return { cli_session_state: state };
+          }
+          if (!(await completeCliAuth(db, auth.project, { loginCode: body.login_code, refreshToken: body.refresh_token! }))) throw invalidLoginCode();
+          return { success: true } as const;
+        },
+        isUnknownCode,
+      );
     },
   }),
 ];

@@ -1,5 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { mfaSignInBody, signInResponse } from "@latchkey/protocol/schemas";
+import { attemptIp } from "../http/client-ip.js";
 import { defineRoute } from "../http/route.js";
 import { signInWithTotp } from "../services/mfa.js";
 
@@ -21,7 +22,7 @@ export const mfaAuthRoutes = [
     errors: [KnownErrors.InvalidTotpCode, KnownErrors.VerificationCodeNotFound, KnownErrors.VerificationCodeExpired, KnownErrors.VerificationCodeAlreadyUsed, KnownErrors.VerificationCodeMaxAttemptsReached],
     handler: (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      return signInWithTotp(db, env, auth.project, { attemptCode: body.code, totp: body.totp });
+      return signInWithTotp(db, env, auth.project, { attemptCode: body.code, totp: body.totp, clientIp: attemptIp(c, auth.type) });
     },
   }),
 ];

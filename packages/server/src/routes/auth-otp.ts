@@ -1,5 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { CODE_VALID_RESPONSE, codeValidResponse, sendSignInCodeBody, sendSignInCodeResponse, signInResponse, verificationCodeBody } from "@latchkey/protocol/schemas";
+import { attemptIp } from "../http/client-ip.js";
 import { ANY_ACCESS, defineRoute, VERIFICATION_CODE_ERRORS } from "../http/route.js";
 import { checkSignInCode, sendSignInCode, signInWithCode } from "../services/otp-sign-in.js";
 
@@ -23,7 +24,7 @@ export const otpAuthRoutes = [
     request: { body: sendSignInCodeBody },
     response: { description: "The code's nonce, which the client appends to the code the user types.", schema: sendSignInCodeResponse },
     errors: [KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.SignUpNotEnabled, KnownErrors.UserWithEmailAlreadyExists],
-    handler: (c, { auth, body }) => sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url }),
+    handler: (c, { auth, body }) => sendSignInCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url, clientIp: attemptIp(c, auth.type) }),
   }),
   defineRoute({
     method: "post",
@@ -35,7 +36,7 @@ export const otpAuthRoutes = [
     response: { description: "The code can be used.", schema: codeValidResponse },
     errors: VERIFICATION_CODE_ERRORS,
     handler: async (c, { auth, body }) => {
-      await checkSignInCode(c.get("deps").db, auth.project, body.code);
+      await checkSignInCode(c.get("deps").db, auth.project, body.code, attemptIp(c, auth.type));
       return CODE_VALID_RESPONSE;
     },
   }),
@@ -51,7 +52,7 @@ export const otpAuthRoutes = [
     errors: [...VERIFICATION_CODE_ERRORS, KnownErrors.SignUpNotEnabled, KnownErrors.UserWithEmailAlreadyExists, KnownErrors.MultiFactorAuthenticationRequired],
     handler: (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      return signInWithCode(db, env, auth.project, body.code);
+      return signInWithCode(db, env, auth.project, body.code, attemptIp(c, auth.type));
     },
   }),
 ];

@@ -8,7 +8,9 @@ import {
   passkeySignInResponse,
 } from "@latchkey/protocol/schemas";
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { attemptIp } from "../http/client-ip.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
+import { throttledAttempt } from "../services/auth-throttle.js";
 import { initiatePasskeyAuthentication, initiatePasskeyRegistration, registerPasskey, signInWithPasskey } from "../services/passkeys.js";
 
 const TAGS = ["Passkeys"];
@@ -80,7 +82,13 @@ export const passkeyAuthRoutes = [
     handler: async (c, { auth, body }) => {
       const { db, env } = c.get("deps");
       const response = body.authentication_response as unknown as AuthenticationResponseJSON;
-      return signInWithPasskey(db, env, auth.project, { response, code: body.code, pageOrigin: c.req.header("origin") });
+      // Failed assertions count against the client address (services/auth-throttle.ts).
+      return throttledAttempt(
+        db,
+        { kind: "passkey", projectId: auth.project.id, clientIp: attemptIp(c, auth.type) },
+        () => signInWithPasskey(db, env, auth.project, { response, code: body.code, pageOrigin: c.req.header("origin") }),
+        (error) => error instanceof KnownErrors.PasskeyAuthenticationFailed,
+      );
     },
   }),
 ];

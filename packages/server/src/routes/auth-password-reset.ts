@@ -9,6 +9,7 @@ import {
   successResponse,
   verificationCodeBody,
 } from "@latchkey/protocol/schemas";
+import { attemptIp } from "../http/client-ip.js";
 import { ANY_ACCESS, defineRoute, VERIFICATION_CODE_ERRORS } from "../http/route.js";
 import { checkPasswordResetCode, resetPassword, sendPasswordResetCode } from "../services/password-reset.js";
 
@@ -33,7 +34,7 @@ export const passwordResetRoutes = [
     response: { description: "Sent, if an account signs in with the email.", schema: passwordResetSentResponse },
     errors: [KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.RedirectUrlNotWhitelisted],
     handler: async (c, { auth, body }) => {
-      await sendPasswordResetCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url });
+      await sendPasswordResetCode(c.get("deps"), auth.project, { email: body.email, callbackUrl: body.callback_url, clientIp: attemptIp(c, auth.type) });
       return PASSWORD_RESET_SENT_RESPONSE;
     },
   }),

@@ -1,5 +1,5 @@
 import { HTTPException } from "hono/http-exception";
-import { clientIp } from "../http/client-ip.js";
+import { attemptIp } from "../http/client-ip.js";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { passwordSetBody, passwordSignInBody, passwordSignUpBody, passwordUpdateBody, signInResponse, successResponse } from "@latchkey/protocol/schemas";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
@@ -52,7 +52,7 @@ export const passwordAuthRoutes = [
     errors: [KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.EmailPasswordMismatch, KnownErrors.MultiFactorAuthenticationRequired],
     handler: (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      return signInWithPassword(db, env, auth.project, body.email, body.password, clientIp(c));
+      return signInWithPassword(db, env, auth.project, body.email, body.password, attemptIp(c, auth.type));
     },
   }),
   defineRoute({

@@ -20,6 +20,7 @@ import {
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
+import { attemptIp } from "../http/client-ip.js";
 import { namedUser } from "../http/named-user.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
 import {
@@ -73,6 +74,7 @@ export const contactChannelsRoutes = [
         userDisplayName: user.display_name,
         email: primary.value,
         callbackUrl: body.callback_url,
+        clientIp: attemptIp(c, auth.type),
       });
       return { success: true } as const;
     },
@@ -223,6 +225,7 @@ export const contactChannelsRoutes = [
         userDisplayName: user.display_name,
         email: channel.value,
         callbackUrl: body.callback_url,
+        clientIp: attemptIp(c, auth.type),
       });
       return { success: true } as const;
     },

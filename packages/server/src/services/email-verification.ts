@@ -2,6 +2,7 @@ import { HTTPException } from "hono/http-exception";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
+import { admitCountedAttempt } from "./auth-throttle.js";
 import type { AppDeps } from "./deps.js";
 import type { ProjectRow } from "./projects.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode } from "./verification-codes.js";
@@ -31,13 +32,17 @@ export interface EmailVerificationRequest {
   userDisplayName: string | null;
   email: string;
   callbackUrl: string;
+  /** The client address that asked (http/client-ip.ts `attemptIp`): its sends are limited too. */
+  clientIp?: string;
 }
 
 /**
- * Mails a verification link. Refused with HTTP 429 past the per-address send limit (verification-codes.ts);
- * a delivery failure is recorded with the sent email and does not throw.
+ * Mails a verification link. Refused with HTTP 429 past the per-address send limit (verification-codes.ts)
+ * or the per-client-address one (auth-throttle.ts); a delivery failure is recorded with the sent email and
+ * does not throw.
  */
 export async function sendEmailVerification(deps: MailDeps, project: ProjectRow, request: EmailVerificationRequest): Promise<void> {
+  await admitCountedAttempt(deps.db, { kind: "mail_send", projectId: project.id, clientIp: request.clientIp });
   await assertSendAllowed(deps.db, { projectId: project.id, purpose: PURPOSE, email: request.email });
   const data: EmailVerificationData = { user_id: request.userId, email: request.email };
   const { code } = await createVerificationCode(deps.db, {

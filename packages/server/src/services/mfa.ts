@@ -5,6 +5,7 @@ import { Secret, TOTP } from "otpauth";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { hashSecret } from "../crypto/secrets.js";
+import { throttledAttempt } from "./auth-throttle.js";
 import { MFA_ATTEMPT_PURPOSE, type MfaAttemptData } from "./mfa-gate.js";
 import type { ProjectRow } from "./projects.js";
 import { signInUser } from "./sessions.js";
@@ -17,7 +18,9 @@ import { checkVerificationCode, OTP_LENGTH, useVerificationCode, type Executor }
  * TOTP as authenticator apps make it (RFC 6238): SHA-1, 6 digits, 30-second steps, and the step before and
  * after accepted for clock drift. A code is accepted once per user: the last accepted step is remembered and
  * only a later one passes (one conditional upsert, so parallel requests with one code cannot both pass). Wrong
- * codes, replays included, are counted on the attempt code; after MFA_MAX_WRONG_CODES it is dead.
+ * codes, replays included, are counted on the attempt code; after MFA_MAX_WRONG_CODES it is dead. They are also
+ * counted per user and per client address (services/auth-throttle.ts): whoever has the password gets a new
+ * attempt code with every sign-in, so the attempt code's own limit alone would not stop guessing.
  */
 
 const TOTP_PERIOD_SECONDS = 30;
@@ -38,16 +41,34 @@ export function matchingTotpStep(secret: Uint8Array, code: string, now = Date.no
 }
 
 /** Completes an MFA sign-in; the attempt code's VERIFICATION_CODE_* errors, or INVALID_TOTP_CODE. */
-export async function signInWithTotp(db: Db, env: Env, project: ProjectRow, input: { attemptCode: string; totp: string }): Promise<SignInResponse> {
+export async function signInWithTotp(
+  db: Db,
+  env: Env,
+  project: ProjectRow,
+  input: { attemptCode: string; totp: string; clientIp?: string },
+): Promise<SignInResponse> {
   const presented = { projectId: project.id, purpose: MFA_ATTEMPT_PURPOSE, code: input.attemptCode };
   // The attempt code first, so a dead or unknown one is reported as such whatever TOTP came with it.
   const attempt = (await checkVerificationCode(db, presented)) as MfaAttemptData;
+  const subject = { kind: "mfa_code" as const, projectId: project.id, account: attempt.user_id, clientIp: input.clientIp };
+  const isWrongTotp = (error: unknown) => error instanceof KnownErrors.InvalidTotpCode || error instanceof KnownErrors.VerificationCodeMaxAttemptsReached;
+  return throttledAttempt(db, subject, () => checkSecondFactor(db, env, project, presented, attempt, input.totp), isWrongTotp);
+}
+
+async function checkSecondFactor(
+  db: Db,
+  env: Env,
+  project: ProjectRow,
+  presented: { projectId: string; purpose: typeof MFA_ATTEMPT_PURPOSE; code: string },
+  attempt: MfaAttemptData,
+  totp: string,
+): Promise<SignInResponse> {
   const user = await db.selectFrom("users").select(["id", "totp_secret"]).where("id", "=", attempt.user_id).where("project_id", "=", project.id).executeTakeFirst();
   if (!user) throw new KnownErrors.UserNotFound();
 
   // MFA turned off since the first factor was given (within the attempt's 5 minutes): a sign-in started now
   // would need no second factor, so the first one suffices.
-  const step = user.totp_secret === null ? null : matchingTotpStep(user.totp_secret, input.totp);
+  const step = user.totp_secret === null ? null : matchingTotpStep(user.totp_secret, totp);
   if (step === undefined) throw await wrongCode(db, presented);
   try {
     return await useVerificationCode(db, presented, async (_data, trx) => {

@@ -1,5 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { exactAddressFirst, sameAuthAddress } from "./auth-address.js";
+import { admitCountedAttempt, throttledAttempt, type ThrottleSubject } from "./auth-throttle.js";
 import type { SignInResponse } from "@latchkey/protocol/schemas";
 import { HTTPException } from "hono/http-exception";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
@@ -67,10 +68,11 @@ async function accountForEmail(db: Executor, projectId: string, email: string, o
 }
 
 /** Mails a sign-in code to `email` and returns its nonce. */
-export async function sendSignInCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<{ nonce: string }> {
+export async function sendSignInCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string; clientIp?: string }): Promise<{ nonce: string }> {
   const config = requireOtpSignIn(project);
   // Before looking at the email, so that this answer does not depend on whether an account exists.
   if (!isUrlTrustedForProject(deps.env, project.id, config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  await admitCountedAttempt(deps.db, { kind: "mail_send", projectId: project.id, clientIp: input.clientIp });
   const account = await accountForEmail(deps.db, project.id, input.email);
   if (!account && !config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
   await assertSendAllowed(deps.db, { projectId: project.id, purpose: "otp_sign_in", email: input.email });
@@ -96,9 +98,17 @@ export async function sendSignInCode(deps: AppDeps, project: ProjectRow, input: 
   return { nonce: created.nonce };
 }
 
+/**
+ * Wrong codes count against the client address (services/auth-throttle.ts): the 6 typed characters are
+ * guessable, and each code's own limit of wrong guesses does not stop guessing across many codes. An expired
+ * or used code is a real one (a link clicked twice) and is not counted.
+ */
+const otpAttempt = (project: ProjectRow, clientIp: string | undefined): ThrottleSubject => ({ kind: "otp_code", projectId: project.id, clientIp });
+const isWrongCode = (error: unknown) => error instanceof KnownErrors.VerificationCodeNotFound || error instanceof KnownErrors.VerificationCodeMaxAttemptsReached;
+
 /** Whether a sign-in code can be used (VERIFICATION_CODE_* errors otherwise); nothing changes. */
-export async function checkSignInCode(db: Db, project: ProjectRow, code: string): Promise<void> {
-  await checkVerificationCode(db, { projectId: project.id, purpose: "otp_sign_in", code });
+export async function checkSignInCode(db: Db, project: ProjectRow, code: string, clientIp?: string): Promise<void> {
+  await throttledAttempt(db, otpAttempt(project, clientIp), () => checkVerificationCode(db, { projectId: project.id, purpose: "otp_sign_in", code }), isWrongCode);
 }
 
 /**
@@ -107,8 +117,12 @@ export async function checkSignInCode(db: Db, project: ProjectRow, code: string)
  * session are one transaction, so a failure (sign-up turned off meanwhile, the email taken by a concurrent
  * sign-up) leaves the code usable and nothing half-written.
  */
-export async function signInWithCode(db: Db, env: Env, project: ProjectRow, code: string): Promise<SignInResponse> {
+export async function signInWithCode(db: Db, env: Env, project: ProjectRow, code: string, clientIp?: string): Promise<SignInResponse> {
   const config = requireOtpSignIn(project);
+  return throttledAttempt(db, otpAttempt(project, clientIp), () => signInRetryingRace(db, env, project, config, code), isWrongCode);
+}
+
+async function signInRetryingRace(db: Db, env: Env, project: ProjectRow, config: ProjectConfig, code: string): Promise<SignInResponse> {
   try {
     return await signInOnce(db, env, project, config, code);
   } catch (error) {

@@ -114,16 +114,16 @@ async function upgradeAnonymousUser(db: Db, project: ProjectRow, userId: string,
 export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, email: string, password: string, clientIp?: string): Promise<SignInResponse> {
   requirePasswordAuth(configOf(project));
   // Brute-force limits (services/auth-throttle.ts): keyed by the address as presented, known or not.
-  const attempt = { scope: "password", projectId: project.id, account: email, clientIp };
-  await assertNotThrottled(db, attempt);
-  const user = await findUserByAuthEmail(db, project.id, email);
+  const attempt = { kind: "password" as const, projectId: project.id, account: email, clientIp };
+  // Read alongside the account, so the limits cost a sign-in no round trip of their own.
+  const [throttle, user] = await Promise.all([assertNotThrottled(db, attempt), findUserByAuthEmail(db, project.id, email)]);
   const hash = user?.password_hash ?? null;
   const matches = hash !== null ? await verifyPassword(password, hash) : await verifyAgainstDummy(password);
   if (!user || hash === null || !matches) {
     await recordFailedAttempt(db, attempt);
     throw new KnownErrors.EmailPasswordMismatch();
   }
-  await clearAccountFailures(db, attempt);
+  await clearAccountFailures(db, attempt, throttle);
 
   if (needsRehash(hash)) {
     // An imported (or older-parameter) hash is replaced now that we know the password; only if it is

@@ -6,6 +6,7 @@ import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
 import { codeLink } from "../email/templates.js";
 import type { AppDeps } from "./deps.js";
+import { admitCountedAttempt } from "./auth-throttle.js";
 import { assertPasswordRequirements } from "./password-auth.js";
 import type { ProjectRow } from "./projects.js";
 import { sendTiming } from "./send-timing.js";
@@ -38,13 +39,15 @@ function requirePasswordAuth(project: ProjectRow): ProjectConfig {
 /**
  * Sends a reset link when an account signs in with `email`; answers the same way either way. So that
  * nothing tells the two cases apart, both do the same work: the callback URL is checked first, the send
- * throttle counts every address, a code is stored for both (one nobody will ever receive for an unknown
- * address). The mail is handed to the mail server before this returns; for an unknown address it instead
- * waits about as long as that would have taken (services/send-timing.ts).
+ * limits (per client address and per email) count every request, a code is stored for both (one nobody will
+ * ever receive for an unknown address). The mail is handed to the mail server before this returns; for an
+ * unknown address it instead waits about as long as that would have taken (services/send-timing.ts).
  */
-export async function sendPasswordResetCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string }): Promise<void> {
+export async function sendPasswordResetCode(deps: AppDeps, project: ProjectRow, input: { email: string; callbackUrl: string; clientIp?: string }): Promise<void> {
   const config = requirePasswordAuth(project);
   if (!isUrlTrustedForProject(deps.env, project.id, config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
+  // Sends per client address (services/auth-throttle.ts), counted before the address is looked up.
+  await admitCountedAttempt(deps.db, { kind: "mail_send", projectId: project.id, clientIp: input.clientIp });
   const user = await findUserByAuthEmail(deps.db, project.id, input.email);
   await assertSendAllowed(deps.db, { projectId: project.id, purpose: "password_reset", email: input.email });
   const data: ResetCodeData = { user_id: user?.id ?? null };

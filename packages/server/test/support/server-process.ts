@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-// The server run as a user runs it (`node --conditions=source --import tsx src/main.ts`, as `npm start` does),
+// The server run from its sources (`node --conditions=source --import tsx src/main.ts`, as
+// `npm run start --workspace @latchkey/server` does; `npm start` runs the same code bundled, see npm-start.test.ts),
 // in a child process. Not through the `tsx` command: it relays signals to a second process and SIGKILLs it
 // when that does not acknowledge within 30 ms, which a busy machine misses (exit 143 instead of a clean shutdown).
 const serverDir = fileURLToPath(new URL("../..", import.meta.url));

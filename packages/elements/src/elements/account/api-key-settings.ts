@@ -1,7 +1,7 @@
 import type { ClientApp, Loadable, Project, UserApiKey, UserApiKeyFirstView } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
-import type { Changed } from "../../base/reactive-element.js";
+import type { PropertyValues } from "lit";
 import { describeError, type ShownError } from "../../base/errors.js";
 import { formError, formValues, submit } from "../../base/forms.js";
 import { getLocale, msg, str } from "../../base/i18n.js";
@@ -66,7 +66,7 @@ export class AuthApiKeySettingsElement extends AuthElement {
   }
 
   /** Loads the list once the user is known, and again if another user signs in. */
-  protected override willUpdate(changed: Changed): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const userId = userIdOf(this.user());
     if (userId === undefined || userId === this.loadedFor || !this.app) return;

@@ -72,7 +72,7 @@ export class AuthTeamListSettingsElement extends AuthElement {
   private team(team: Team, selected: boolean): TemplateResult {
     const nameId = `${this.uid}-${team.id}`;
     return html`<li>
-      <span class="lk-grow" id=${nameId}>${team.displayName}</span>
+      <span class="lk-grow lk-name" id=${nameId} title=${team.displayName}>${team.displayName}</span>
       ${selected ? html`<span class="lk-badge">${msg("Selected")}</span>` : nothing}
       <button type="button" class="lk-danger" aria-describedby=${nameId} ?disabled=${this.working === team.id} @click=${() => this.leave(team)}>${msg("Leave")}</button>
     </li>`;

@@ -1,7 +1,7 @@
 import type { ClientApp } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
-import type { Changed } from "../../base/reactive-element.js";
+import type { PropertyValues } from "lit";
 import { describeError } from "../../base/errors.js";
 import { msg } from "../../base/i18n.js";
 import { accountCss, userIdOf } from "./account-common.js";
@@ -34,7 +34,7 @@ export abstract class UserListSection<T> extends AuthElement {
     this.status = "";
   }
 
-  protected override willUpdate(changed: Changed): void {
+  protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
     const userId = userIdOf(this.user());
     if (userId === undefined || userId === this.loadedFor || !this.app) return;

@@ -1,4 +1,4 @@
-import type { ClientApp, CurrentUser, Loadable } from "@latchkey/core";
+import type { ClientApp, CurrentUser, Loadable, Project } from "@latchkey/core";
 import { KnownError } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
@@ -10,9 +10,10 @@ import { accountCss } from "../account/account-common.js";
 type Step = "checking" | "ready" | "invalid" | "joined" | "declined";
 
 /**
- * The page a team invitation mail links to. Signed out, it explains and links to sign-in, which brings the
- * person back here afterwards (`after_auth_return_to`). Signed in, it names the team (without using the
- * code up) and offers Accept or Decline; accepting joins the team and selects it. Unusable links (unknown,
+ * The page a team invitation mail links to. Signed out, it explains and links to sign-in and to sign-up,
+ * which bring the person back here afterwards (`after_auth_return_to`); the protocol names the team only to
+ * someone signed in, and does not name the inviter (the mail does). Signed in, it names the team (without
+ * using the code up) and offers Accept or Decline; accepting joins the team and selects it. Unusable links (unknown,
  * already used, expired) say so in words.
  *
  * @element auth-team-invitation
@@ -20,7 +21,7 @@ type Step = "checking" | "ready" | "invalid" | "joined" | "declined";
  * @attr code - The invitation code; default: the page URL's `code` parameter.
  * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart card - The box around the page.
- * @csspart link - The sign-in and continue links.
+ * @csspart link - The sign-in, sign-up and continue links.
  */
 export class AuthTeamInvitationElement extends AuthElement {
   static override properties = { code: { type: String }, step: { state: true }, busy: { state: true }, error: { state: true }, teamName: { state: true } };
@@ -32,6 +33,7 @@ export class AuthTeamInvitationElement extends AuthElement {
   declare error: string | null;
   declare teamName: string | null;
   private readonly user = this.watch((app) => app.$user);
+  private readonly project = this.watch((app) => app.$project);
   private teamId: string | null = null;
   /** The user the details were loaded for: another sign-in on the page loads them again. */
   private checkedFor: string | null = null;
@@ -93,7 +95,8 @@ export class AuthTeamInvitationElement extends AuthElement {
     if (!state.value) {
       if (!this.invitationCode()) return html`<p class="lk-alert" role="alert">${msg("This link has no invitation code. Ask for a new invitation.")}</p>`;
       return html`<p>${msg("You have been invited to join a team. Sign in or create an account to see the invitation and accept it.")}</p>
-        <div class="lk-footer"><a class="lk-button lk-primary" part="link" href=${this.signInUrl()}>${msg("Sign in to continue")}</a></div>`;
+        <div class="lk-footer"><a class="lk-button lk-primary" part="link" href=${this.returningUrl(this.app?.urls.signIn ?? "/handler/sign-in")}>${msg("Sign in to continue")}</a>
+          ${this.signUpEnabled() ? html`<a class="lk-button" part="link" href=${this.returningUrl(this.app!.urls.signUp)}>${msg("Create an account")}</a>` : nothing}</div>`;
     }
     const home = this.app?.urls.home ?? "/";
     switch (this.step) {
@@ -119,11 +122,16 @@ export class AuthTeamInvitationElement extends AuthElement {
     }
   }
 
-  /** Sign-in, then back to this very page (with its code), as `after_auth_return_to`. */
-  private signInUrl(): string {
-    const signIn = new URL(this.app?.urls.signIn ?? "/handler/sign-in", location.href);
-    signIn.searchParams.set("after_auth_return_to", location.pathname + location.search + location.hash);
-    return signIn.origin === location.origin ? signIn.pathname + signIn.search : signIn.href;
+  private signUpEnabled(): boolean {
+    const project = this.project() as Loadable<Project> | undefined;
+    return project?.status === "ready" && project.value.config.signUpEnabled;
+  }
+
+  /** Sign-in or sign-up, then back to this very page (with its code), as `after_auth_return_to`. */
+  private returningUrl(page: string): string {
+    const url = new URL(page, location.href);
+    url.searchParams.set("after_auth_return_to", location.pathname + location.search + location.hash);
+    return url.origin === location.origin ? url.pathname + url.search : url.href;
   }
 
   private accept = async (): Promise<void> => {

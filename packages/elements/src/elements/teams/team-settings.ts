@@ -45,6 +45,7 @@ interface Loaded {
  * @csspart submit - The save and invite buttons.
  * @csspart dialog - The confirmation dialogs.
  * @csspart label - The labels of the name and invitation email inputs.
+ * @csspart invite-status - "Invitation sent to …", next to the invitation form.
  */
 export class AuthTeamSettingsElement extends AuthElement {
   static override properties = {
@@ -57,7 +58,7 @@ export class AuthTeamSettingsElement extends AuthElement {
     notice: { state: true },
   };
   static override css = `${accountCss}${AVATAR_CSS}${filePickerCss}
-:where(.lk-team-head){display:flex;align-items:center;gap:.6rem}
+:where(.lk-team-head){display:flex;align-items:center;gap:.6rem;min-width:0}
 :where(.lk-team-head .lk-avatar){width:2.5rem;height:2.5rem}`;
 
   declare teamId: string | null;
@@ -69,6 +70,8 @@ export class AuthTeamSettingsElement extends AuthElement {
   declare busy: string | null;
   declare error: ShownError | null;
   declare notice: string | null;
+  /** Which action the notice is about: an invitation's is shown next to the invitation form. */
+  private noticeOf: string | null = null;
   private readonly user = this.watch((app) => app.$user);
   private loadingFor: string | null = null;
 
@@ -133,8 +136,8 @@ export class AuthTeamSettingsElement extends AuthElement {
     const { team, permissions } = this.loaded;
     const can = (permission: Permission) => permissions.has(permission);
     return html`<div class="lk-section lk-stack" part="base">
-      <h2 class="lk-team-head" tabindex="-1">${teamAvatar(team)}<span>${team.displayName}</span></h2>
-      <p class="lk-note" role="status">${this.notice ?? ""}</p>
+      <h2 class="lk-team-head" tabindex="-1">${teamAvatar(team)}<span class="lk-name" title=${team.displayName}>${team.displayName}</span></h2>
+      <p class="lk-note" role="status">${this.noticeOf === "invite" ? "" : (this.notice ?? "")}</p>
       ${formError(this.error)}
       ${can("$update_team") ? this.renderProfile(team) : nothing}
       ${can("$read_members") ? this.renderMembers(user.value.id, can("$remove_members")) : nothing}
@@ -170,7 +173,7 @@ export class AuthTeamSettingsElement extends AuthElement {
       <ul class="lk-list">${this.loaded!.members.map((member) => {
         const name = member.displayName ?? msg("Unnamed member");
         return html`<li>${teamAvatar({ displayName: name, profileImageUrl: member.profileImageUrl })}
-          <span class="lk-grow">${name}</span>${member.userId === myId ? html`<span class="lk-badge">${msg("You")}</span>` : nothing}
+          <span class="lk-grow lk-name" title=${name}>${name}</span>${member.userId === myId ? html`<span class="lk-badge">${msg("You")}</span>` : nothing}
           ${canRemove && member.userId !== myId
             ? html`<button type="button" class="lk-danger" ?disabled=${!!this.busy} aria-label=${msg(str`Remove ${name}`)} @click=${() => this.removeMember(member, name)}>${msg("Remove")}</button>`
             : nothing}</li>`;
@@ -186,6 +189,7 @@ export class AuthTeamSettingsElement extends AuthElement {
         ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "off", error: this.error })}
         ${submit(msg("Send invitation"), msg("Sending…"), this.busy === "invite")}
       </form>
+      <p class="lk-note" role="status" part="invite-status">${this.noticeOf === "invite" ? this.notice : ""}</p>
       ${invitations.length
         ? html`<h3>${msg("Pending invitations")}</h3>
             <ul class="lk-list">${invitations.map(
@@ -204,6 +208,7 @@ export class AuthTeamSettingsElement extends AuthElement {
     this.busy = kind;
     this.error = null;
     this.notice = null;
+    this.noticeOf = kind;
     try {
       this.notice = await action();
     } catch (error) {

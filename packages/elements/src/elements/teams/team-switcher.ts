@@ -40,14 +40,14 @@ export class AuthTeamSwitcherElement extends AuthElement {
     error: { state: true },
   };
   static override css = `${accountCss}${AVATAR_CSS}
-:where(.lk-ts){position:relative;display:inline-block}
-:where(.lk-ts>button){display:inline-flex;align-items:center;gap:.5rem;padding:.3rem .75rem .3rem .3rem}
+:where(.lk-ts){position:relative;display:inline-block;max-width:100%}
+:where(.lk-ts>button){display:inline-flex;align-items:center;gap:.5rem;max-width:100%;padding:.3rem .75rem .3rem .3rem}
 :where(.lk-ts>button)::after{content:"";border:.3em solid transparent;border-top-color:currentColor;margin-top:.3em}
-:where(.lk-ts [role=listbox]){position:absolute;inset-inline-start:0;z-index:10;min-width:14rem;margin:.25rem 0 0;padding:.25rem;list-style:none;background:var(--lk-bg);border:1px solid var(--lk-border);border-radius:var(--lk-r);box-shadow:0 4px 16px #0003}
-:where(.lk-ts [role=option]){display:flex;align-items:center;gap:.5rem;padding:.4rem .6rem;border-radius:calc(var(--lk-r) - 2px);cursor:pointer;overflow-wrap:anywhere}
+:where(.lk-ts [role=listbox]){position:absolute;inset-inline-start:0;z-index:10;min-width:14rem;max-width:min(22rem,calc(100vw - 2rem));box-sizing:border-box;margin:.25rem 0 0;padding:.25rem;list-style:none;background:var(--lk-bg);border:1px solid var(--lk-border);border-radius:var(--lk-r);box-shadow:0 4px 16px #0003}
+:where(.lk-ts [role=option]){display:flex;align-items:center;gap:.5rem;padding:.4rem .6rem;border-radius:calc(var(--lk-r) - 2px);cursor:pointer}
 :where(.lk-ts [role=option].lk-active){background:var(--lk-subtle);outline:2px solid var(--lk-primary);outline-offset:-2px}
 :where(.lk-ts [role=option][aria-selected=true]){font-weight:600}
-:where(.lk-ts [role=option][aria-selected=true])::after{content:"✓";margin-inline-start:auto}
+:where(.lk-ts [role=option][aria-selected=true])::after{content:"✓";margin-inline-start:auto;flex:none}
 :where(.lk-ts .lk-ts-create){border-top:1px solid var(--lk-border);color:var(--lk-link)}`;
 
   declare allowCreate: boolean;
@@ -117,14 +117,14 @@ export class AuthTeamSwitcherElement extends AuthElement {
       <span class="lk-sr" id=${labelId}>${msg("Teams")}</span>
       <button part="button" type="button" aria-haspopup="listbox" aria-expanded=${this.open ? "true" : "false"}
         aria-controls=${listId} @click=${this.buttonClick} @keydown=${this.buttonKeys}>
-        ${selected ? teamAvatar(selected) : nothing}<span class="lk-sr">${msg("Team:")} </span><span>${selected?.displayName ?? msg("No team selected")}</span>
+        ${selected ? teamAvatar(selected) : nothing}<span class="lk-sr">${msg("Team:")} </span><span class="lk-name" title=${selected?.displayName ?? nothing}>${selected?.displayName ?? msg("No team selected")}</span>
       </button>
       <ul part="listbox" role="listbox" id=${listId} tabindex="-1" aria-labelledby=${labelId} ?hidden=${!this.open}
         aria-activedescendant=${this.open && this.active < this.optionCount() ? optionId(this.active) : nothing} @keydown=${this.listKeys}
         @focusout=${this.closeOnFocusOut}>
         ${teams.map(
           (team, index) => html`<li role="option" id=${optionId(index)} aria-selected=${team.id === selected?.id ? "true" : "false"}
-            class=${index === this.active ? "lk-active" : ""} @click=${() => this.choose(index)}>${teamAvatar(team)}<span>${team.displayName}</span></li>`,
+            class=${index === this.active ? "lk-active" : ""} @click=${() => this.choose(index)}>${teamAvatar(team)}<span class="lk-name" title=${team.displayName}>${team.displayName}</span></li>`,
         )}
         ${canCreate
           ? html`<li role="option" id=${optionId(teams.length)} aria-selected="false" class=${`lk-ts-create ${teams.length === this.active ? "lk-active" : ""}`}

@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `npm run build --workspace @latchkey/server`: the server as one JavaScript file, dist/main.js, that `npm start`
+// runs with plain Node (issue 17, cold start). The tests and `npm run start --workspace @latchkey/server` keep
+// running the TypeScript sources through tsx; this file is only what Node loads faster.
+import { readFile } from "node:fs/promises";
+import { dirname, relative, sep } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+
+const serverDir = fileURLToPath(new URL("..", import.meta.url));
+export const SERVER_BUNDLE = `${serverDir}dist/main.js`;
+
+/**
+ * Left to Node's own loading: packages that find files next to their code at run time (PGlite's WebAssembly
+ * and data, Argon2's native addon, Pino's worker-thread transports, pg's optional native binding), the dev
+ * OAuth provider (large, imported only in dev mode when first used) and Scalar (only its browser file is
+ * served). Every other dependency is inside the bundle: loading ~600 small modules one by one took ~200 ms.
+ */
+const EXTERNAL = ["@electric-sql/pglite", "@node-rs/argon2", "pino", "pg", "pg-native", "oidc-provider", "@scalar/api-reference"];
+
+/**
+ * The sources find files relative to themselves (`new URL("./migrations/", import.meta.url)`, the elements'
+ * and the demo's built files). In the bundle each source module keeps its own file's URL, so those lookups
+ * land where they do when the sources run: the URL of the source file, relative to the bundle (the repository
+ * may move).
+ */
+const ownUrls = {
+  name: "latchkey-own-import-meta-url",
+  setup(build) {
+    build.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, async (args) => {
+      const fromBundle = relative(dirname(SERVER_BUNDLE), args.path).split(sep).join("/");
+      const ownUrl = `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`;
+      return { contents: (await readFile(args.path, "utf8")).replaceAll("import.meta.url", ownUrl), loader: "ts" };
+    });
+  },
+};
+
+export async function bundleServer() {
+  await build({
+    entryPoints: [`${serverDir}src/main.ts`],
+    outfile: SERVER_BUNDLE,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    // The workspace packages (@latchkey/protocol) from their TypeScript sources, as everywhere in the repository.
+    conditions: ["source"],
+    external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
+    // CommonJS dependencies inside an ES module bundle still call require() for Node's built-in modules.
+    banner: { js: 'import { createRequire as latchkeyCreateRequire } from "node:module"; const require = latchkeyCreateRequire(import.meta.url);' },
+    sourcemap: "linked",
+    logLevel: "warning",
+    plugins: [ownUrls],
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await bundleServer();

@@ -1,0 +1,128 @@
+import { createHash, randomUUID } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely } from "kysely";
+import { DATA_DIR_LOCK_FILE } from "./data-dir-lock.js";
+import { migrate, migrationFiles, MIGRATIONS_DIR } from "./migrate.js";
+import { PGliteDialect } from "./pglite-dialect.js";
+import type { Database } from "./schema.js";
+
+/**
+ * A new embedded data dir starts as a copy of a template: a PGlite database that ran initdb and every
+ * migration, and holds nothing else — no project, no keys, no users (the server seeds the `internal`
+ * project and makes signing keys per data dir, after this). initdb in WebAssembly took ~2.2 s of a ~3 s first
+ * start; copying the template's 40 MB takes 0.1–0.3 s (issue 17, cold start).
+ *
+ * The template is made once per machine and set of migrations, the first time a server starts on an empty
+ * data dir, and kept in the repository's `node_modules/.cache/latchkey/` (git-ignored; `npm ci` removes it
+ * with node_modules and the next start makes it again). Its name carries a hash of the migrations and of the
+ * PGlite version, so a new migration or PGlite release makes a new one. `schema_migrations.applied_at` in a
+ * copied data dir is when the template was made. Anything that goes wrong with the template (no write
+ * access to the cache, a full disk) only means the data dir is made the slow way, in place.
+ */
+const TEMPLATES_DIR = fileURLToPath(new URL("../../../../node_modules/.cache/latchkey/", import.meta.url));
+
+export interface TemplateOptions {
+  /** Told when a template is made (a few seconds), so the start is not silent meanwhile. */
+  announce: (message: string) => void;
+  /** Where templates are kept (tests use their own); the repository's cache by default. */
+  templatesDir?: string;
+}
+const TEMPLATE_PREFIX = "pglite-template-";
+/** Written before the template's files are copied in and removed after: a copy cut short is redone. */
+export const TEMPLATE_COPY_MARKER = "latchkey-template-copy.partial";
+
+/** Where the template of the current migrations is (or will be) kept. */
+export function pgliteTemplatePath(templatesDir = TEMPLATES_DIR): string {
+  const hash = createHash("sha256");
+  hash.update(`pglite ${pgliteVersion()}\n`);
+  for (const file of migrationFiles()) hash.update(`${file}\n`).update(readFileSync(MIGRATIONS_DIR + file)).update("\n");
+  return join(templatesDir, TEMPLATE_PREFIX + hash.digest("hex").slice(0, 16));
+}
+
+function pgliteVersion(): string {
+  // The package's `exports` do not include its package.json; it sits one level above the resolved entry (dist/).
+  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+  return (JSON.parse(readFileSync(join(dirname(entry), "..", "package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * Fills `dataDir` (created, locked, and empty but for the lock — or holding a copy cut short) from the
+ * template, making the template first when there is none. Returns false when it did not (the caller lets
+ * PGlite create the database in place).
+ */
+export async function fillFromTemplate(dataDir: string, options: TemplateOptions): Promise<boolean> {
+  const entries = readdirSync(dataDir).filter((name) => name !== DATA_DIR_LOCK_FILE);
+  if (entries.includes(TEMPLATE_COPY_MARKER)) emptyDataDir(dataDir);
+  else if (entries.length > 0) return false;
+  const template = await ensureTemplate(options.templatesDir ?? TEMPLATES_DIR, options.announce);
+  if (!template) return false;
+  writeFileSync(join(dataDir, TEMPLATE_COPY_MARKER), "");
+  try {
+    for (const name of readdirSync(template)) cpSync(join(template, name), join(dataDir, name), { recursive: true });
+  } catch {
+    // The template went away mid-copy (a newer one replaced it), or the data dir filled up: start over in
+    // place; a data dir that cannot take the files fails there with its own message.
+    emptyDataDir(dataDir);
+    return false;
+  }
+  rmSync(join(dataDir, TEMPLATE_COPY_MARKER));
+  return true;
+}
+
+/** Removes everything but the lock: what an unfinished copy left. */
+function emptyDataDir(dataDir: string): void {
+  for (const name of readdirSync(dataDir)) if (name !== DATA_DIR_LOCK_FILE) rmSync(join(dataDir, name), { recursive: true, force: true });
+}
+
+async function ensureTemplate(templatesDir: string, announce: (message: string) => void): Promise<string | undefined> {
+  let path: string;
+  try {
+    path = pgliteTemplatePath(templatesDir);
+    if (existsSync(path)) return path;
+    mkdirSync(templatesDir, { recursive: true });
+  } catch {
+    return undefined;
+  }
+  announce("Creating the embedded database template (once per machine and set of migrations, a few seconds)");
+  // Made under a name of its own and renamed into place when complete, so a process that starts meanwhile
+  // never copies half a template; when two make one at once, the first rename wins and the other is dropped.
+  const building = `${path}.building-${randomUUID()}`;
+  try {
+    const pglite = await PGlite.create({ dataDir: building });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    try {
+      await migrate(db);
+    } finally {
+      await db.destroy();
+    }
+    try {
+      renameSync(building, path);
+    } catch (error) {
+      if (!existsSync(path)) throw error;
+    }
+    removeOtherTemplates(templatesDir, path);
+    return path;
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/** A template in the making for longer than this was left by a process that was stopped meanwhile. */
+const ABANDONED_BUILD_MS = 10 * 60_000;
+
+/** Templates of earlier migrations are never used again, nor half-made ones of stopped processes. */
+function removeOtherTemplates(templatesDir: string, current: string): void {
+  for (const name of readdirSync(templatesDir)) {
+    const path = join(templatesDir, name);
+    if (!name.startsWith(TEMPLATE_PREFIX) || path === current) continue;
+    // Another process's template in the making (`….building-<uuid>`) is left to it while it may still be working.
+    if (name.includes(".building-") && Date.now() - statSync(path).mtimeMs < ABANDONED_BUILD_MS) continue;
+    rmSync(path, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { api } from "./support/api.js";
+import * as emailFlow from "./support/email-flow-fixture.js";
+import type { TestProject } from "./support/test-server.js";
+
+// Issue 17 "Timing": `send-reset-code` took 25 ms for an existing email and 13 ms for an unknown one. Every
+// "maybe sent" answer must take the same time either way (services/send-timing.ts), while a real mail is
+// handed to the mail server before the answer (wire-auth.test.ts checks that part). The verification resend
+// is not one of them: it mails the signed-in user's own address, so there is no unknown case to hide.
+const { email, emailProject, MAGIC_LINK_CALLBACK, RESET_CALLBACK, post } = emailFlow;
+emailFlow.useServerAndSmtpForFile();
+
+/**
+ * How the two distributions are compared, robustly on a loaded 2-core machine:
+ * - samples are interleaved, in a random order within each pair, so a slow stretch of the machine (another
+ *   test file, GC, the database) lands on both sides alike instead of on one;
+ * - medians, not means: one stall of a few hundred ms moves a mean, not a median;
+ * - a generous bound: the slower median may be at most 1.5× the faster. Equal distributions give ratios near
+ *   1 (measured: 123 vs 126 ms); the gap this guards against was about 2× (25 vs 13 ms), and answering the
+ *   unknown address without the imitated send measured 8× here (128 vs 16 ms), so 1.5× tells them apart
+ *   without failing on noise.
+ * Each project sends at most 26 mails from this client address (its limit is 30, services/auth-throttle.ts); all
+ * projects use the same SMTP capture, so they share one window of send durations.
+ */
+const PAIRS_PER_PROJECT = 12;
+const PROJECTS = 3;
+const WARM_UP_SENDS = 2;
+const MAX_MEDIAN_RATIO = 1.5;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(middle)]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** An account that signs in with its (verified) email, made by the server API: no password hash to wait for. */
+async function existingAccount(project: TestProject): Promise<string> {
+  const address = email();
+  const created = await api(emailFlow.server.url, "/users", {
+    method: "POST",
+    headers: project.headers("server"),
+    body: { primary_email: address, primary_email_verified: true, primary_email_auth_enabled: true },
+  });
+  expect(created.status, created.text).toBe(201);
+  return address;
+}
+
+async function timed(send: () => Promise<{ status: number; text: string }>): Promise<number> {
+  const started = performance.now();
+  const response = await send();
+  const elapsed = performance.now() - started;
+  expect(response.status, response.text).toBe(200);
+  return elapsed;
+}
+
+/** Interleaved answer times of `path` for existing accounts and for addresses without one. */
+async function answerTimes(path: string, callbackUrl: string): Promise<{ existing: number[]; unknown: number[] }> {
+  const existing: number[] = [];
+  const unknown: number[] = [];
+  for (let p = 0; p < PROJECTS; p++) {
+    const project = await emailProject();
+    const send = (address: string) => post(project, path, { email: address, callback_url: callbackUrl });
+    const accounts = await Promise.all(Array.from({ length: PAIRS_PER_PROJECT + WARM_UP_SENDS }, () => existingAccount(project)));
+    // Real sends first, so that the imitation draws from this mail server's own durations.
+    for (const address of accounts.splice(0, WARM_UP_SENDS)) await timed(() => send(address));
+    for (const address of accounts) {
+      const sampleExisting = async () => {
+        existing.push(await timed(() => send(address)));
+        // Really an existing account's answer: its mail was handed over before it.
+        expect(emailFlow.smtp.messages.filter((m) => m.to.includes(address))).toHaveLength(1);
+      };
+      const sampleUnknown = async () => unknown.push(await timed(() => send(email())));
+      if (Math.random() < 0.5) {
+        await sampleExisting();
+        await sampleUnknown();
+      } else {
+        await sampleUnknown();
+        await sampleExisting();
+      }
+    }
+  }
+  return { existing, unknown };
+}
+
+function expectSameDistribution({ existing, unknown }: { existing: number[]; unknown: number[] }): void {
+  const [a, b] = [median(existing), median(unknown)];
+  const summary = `medians: existing ${a.toFixed(1)} ms, unknown ${b.toFixed(1)} ms (${existing.length} samples each)`;
+  expect(Math.max(a, b) / Math.min(a, b), summary).toBeLessThanOrEqual(MAX_MEDIAN_RATIO);
+}
+
+describe("maybe-sent answers take the same time for existing and unknown addresses", () => {
+  it("POST /auth/password/send-reset-code (the unknown address waits like a send)", async () => {
+    expectSameDistribution(await answerTimes("/auth/password/send-reset-code", RESET_CALLBACK));
+  });
+
+  it("POST /auth/otp/send-sign-in-code (both send: a new address signs up with the code)", async () => {
+    expectSameDistribution(await answerTimes("/auth/otp/send-sign-in-code", MAGIC_LINK_CALLBACK));
+  });
+});

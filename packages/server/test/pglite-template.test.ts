@@ -1,0 +1,95 @@
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { afterAll, describe, expect, it } from "vitest";
+import { connectDatabase, type Db } from "../src/db/connect.js";
+import { migrate, migrationFiles } from "../src/db/migrate.js";
+import { TEMPLATE_COPY_MARKER } from "../src/db/pglite-template.js";
+
+// Issue 17, cold start: a new embedded data dir is a copy of a migrated template instead of initdb plus every
+// migration. It must be the same database as one migrated from scratch.
+const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
+const root = mkdtempSync(join(tmpdir(), "latchkey-template-"));
+const templatesDir = join(root, "templates");
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function openFromTemplate(dataDir: string, announced: string[]): Promise<Db> {
+  return connectDatabase({ kind: "pglite", dataDir, template: { templatesDir, announce: (message) => announced.push(message) } });
+}
+
+/** Everything the migrations define, as PostgreSQL describes it. */
+async function schemaOf(db: Db) {
+  const rows = async (query: ReturnType<typeof sql>) => (await query.execute(db)).rows;
+  return {
+    columns: await rows(sql`select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns
+      where table_schema = 'public' order by table_name, column_name`),
+    constraints: await rows(sql`select conrelid::regclass::text as "table", conname, pg_get_constraintdef(oid) as def from pg_constraint
+      where connamespace = 'public'::regnamespace order by 1, 2`),
+    indexes: await rows(sql`select tablename, indexname, indexdef from pg_indexes where schemaname = 'public' order by 1, 2`),
+    triggers: await rows(sql`select tgrelid::regclass::text as "table", tgname, pg_get_triggerdef(oid) as def from pg_trigger
+      where not tgisinternal order by 1, 2`),
+    functions: await rows(sql`select proname, pg_get_functiondef(oid) as def from pg_proc where pronamespace = 'public'::regnamespace order by 1`),
+    migrations: await rows(sql`select name from schema_migrations order by name`),
+  };
+}
+
+describe.skipIf(onPostgres)("a new data dir made from the PGlite template", () => {
+  it("has the schema and migrations of one migrated from scratch, with nothing left to apply", async () => {
+    const announced: string[] = [];
+    const fromTemplate = await openFromTemplate(join(root, "from-template"), announced);
+    const fromScratch = await connectDatabase({ kind: "pglite", dataDir: join(root, "from-scratch") });
+    try {
+      expect(await migrate(fromTemplate)).toEqual([]);
+      expect(await migrate(fromScratch)).toEqual(migrationFiles());
+      const expected = await schemaOf(fromScratch);
+      expect(expected.columns.length).toBeGreaterThan(50);
+      expect(expected.triggers.length).toBeGreaterThan(0);
+      expect(await schemaOf(fromTemplate)).toEqual(expected);
+      // Nothing but the schema: the server seeds the project and makes signing keys per data dir.
+      expect((await sql<{ n: number }>`select count(*)::int as n from projects`.execute(fromTemplate)).rows[0]!.n).toBe(0);
+      expect((await sql<{ n: number }>`select count(*)::int as n from signing_key_generations`.execute(fromTemplate)).rows[0]!.n).toBe(0);
+    } finally {
+      await fromTemplate.destroy();
+      await fromScratch.destroy();
+    }
+    expect(announced).toHaveLength(1); // the template was made, once
+    expect(readdirSync(templatesDir).filter((name) => !name.includes(".building-"))).toHaveLength(1);
+  }, 120_000);
+
+  it("copies the same template into the next new data dir without making it again, and keeps their data apart", async () => {
+    const announced: string[] = [];
+    const first = await openFromTemplate(join(root, "first"), announced);
+    const second = await openFromTemplate(join(root, "second"), announced);
+    try {
+      expect(await migrate(first)).toEqual([]);
+      await sql`insert into projects (id, display_name) values ('only-in-first', 'First')`.execute(first);
+      expect((await sql<{ n: number }>`select count(*)::int as n from projects`.execute(second)).rows[0]!.n).toBe(0);
+    } finally {
+      await first.destroy();
+      await second.destroy();
+    }
+    expect(announced).toEqual([]);
+  }, 120_000);
+
+  it("redoes a copy that was cut short", async () => {
+    const dataDir = join(root, "cut-short");
+    // What a process killed mid-copy leaves: the marker and part of the files.
+    const announced: string[] = [];
+    await (await openFromTemplate(join(root, "complete"), announced)).destroy();
+    rmSync(join(root, "complete", "latchkey.lock"), { force: true });
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, TEMPLATE_COPY_MARKER), "");
+    cpSync(join(root, "complete", "base"), join(dataDir, "base"), { recursive: true });
+    writeFileSync(join(dataDir, "PG_VERSION"), "garbage from a torn write\n");
+
+    const db = await openFromTemplate(dataDir, announced);
+    try {
+      expect(await migrate(db)).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+    expect(readdirSync(dataDir)).not.toContain(TEMPLATE_COPY_MARKER);
+  }, 120_000);
+});

@@ -1,0 +1,82 @@
+// What `npm start` builds before the server runs, and whether each build is stale (scripts/start.mjs).
+import { readdirSync, statSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+
+const ELEMENTS_SOURCES = [
+  "packages/protocol/src",
+  "packages/core/src",
+  "packages/elements/src",
+  "packages/elements/locales",
+  "packages/elements/vite.config.ts",
+  "package-lock.json",
+];
+
+/**
+ * Each build: what it reads (directories count with everything in them but dist/ and node_modules/), what it
+ * writes, and the command. A build is stale when an output is missing or older than a source.
+ */
+export const BUILDS = [
+  {
+    name: "the web components bundle (packages/elements/dist)",
+    sources: ELEMENTS_SOURCES,
+    outputs: ["packages/elements/dist/latchkey.js", "packages/elements/dist/latchkey.iife.js", "packages/elements/dist/latchkey-sign-in.iife.js"],
+    command: ["npm", "run", "--silent", "build:elements"],
+  },
+  {
+    name: "the React demo (demo/react/dist)",
+    sources: [...ELEMENTS_SOURCES, "packages/react/src", "demo/react"],
+    outputs: ["demo/react/dist/index.html"],
+    command: ["node", "node_modules/vite/bin/vite.js", "build", "--config", "demo/react/vite.config.ts"],
+  },
+  {
+    name: "the server (packages/server/dist/main.js)",
+    sources: ["packages/protocol/src", "packages/server/src", "packages/server/scripts", "packages/server/package.json", "package-lock.json"],
+    outputs: ["packages/server/dist/main.js"],
+    command: ["node", "packages/server/scripts/bundle.mjs"],
+  },
+];
+
+/** Why `build` must run in `root` ("… is missing", "… changed"), or undefined when its outputs are up to date. */
+export function staleness(root, build) {
+  let oldestOutput = Infinity;
+  for (const output of build.outputs) {
+    const stat = statSync(join(root, output), { throwIfNoEntry: false });
+    if (!stat) return `${output} is missing`;
+    oldestOutput = Math.min(oldestOutput, stat.mtimeMs);
+  }
+  for (const source of build.sources) {
+    const changed = newerThan(join(root, source), oldestOutput);
+    if (changed) return `${changed.slice(root.length).replace(/^\//, "")} changed`;
+  }
+  return undefined;
+}
+
+/**
+ * After a build, its outputs are dated to when it started: a source saved while it ran is then newer than
+ * them, and the next start builds again.
+ */
+export function dateOutputs(root, build, startedAt) {
+  const time = new Date(startedAt);
+  for (const output of build.outputs) utimesSync(join(root, output), time, time);
+}
+
+const SKIPPED = new Set(["dist", "node_modules"]);
+
+/**
+ * The first path under `path` modified after `time`. A directory's own time moves when a file in it is added
+ * or removed, so it counts too — except for one that holds a skipped entry (demo/react holds dist/), whose
+ * time also moves when a build (re)creates that.
+ */
+function newerThan(path, time) {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return undefined;
+  if (!stat.isDirectory()) return stat.mtimeMs > time ? path : undefined;
+  const entries = readdirSync(path);
+  if (stat.mtimeMs > time && !entries.some((entry) => SKIPPED.has(entry))) return path;
+  for (const entry of entries) {
+    if (SKIPPED.has(entry)) continue;
+    const changed = newerThan(join(path, entry), time);
+    if (changed) return changed;
+  }
+  return undefined;
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// `npm start`: builds what changed since the last start — the elements bundle, the React demo, the server —
+// then runs the built server (packages/server/dist/main.js) in this process. Nothing changed: no build at
+// all, and the server answers in about a second (issue 17, cold start; figures in the README). Every build
+// prints a line before and after, so a first start on a fresh clone (~13 s here) is never silent.
+import { spawn } from "node:child_process";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { BUILDS, dateOutputs, staleness } from "./builds.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+function run([command, ...args]) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", reject);
+    child.on("exit", (code, signal) => (code === 0 ? resolve() : reject(new Error(`${[command, ...args].join(" ")} failed (${signal ?? `exit code ${code}`})`))));
+  });
+}
+
+for (const build of BUILDS) {
+  const reason = staleness(root, build);
+  if (!reason) continue;
+  const startedAt = Date.now();
+  console.log(`Building ${build.name}: ${reason}…`);
+  try {
+    await run(build.command);
+  } catch (error) {
+    console.error(`Could not build ${build.name}: ${error.message}. The lines above say why; \`npm ci\` restores missing dependencies.`);
+    process.exit(1);
+  }
+  dateOutputs(root, build, startedAt);
+  console.log(`  done in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+}
+
+// Runs the server's main(); from here on the process is the server's (its signals, its exit codes). From the
+// server's folder, as `npm run start --workspace @latchkey/server` always ran: a relative LATCHKEY_DATA_DIR,
+// and the default ./.latchkey, stay where earlier starts put the data.
+process.chdir(`${root}packages/server`);
+// Stack traces name the TypeScript sources rather than lines of the bundle (~60 ms more at start).
+process.setSourceMapsEnabled(true);
+await import(pathToFileURL(`${root}packages/server/dist/main.js`).href);
