@@ -16,6 +16,7 @@
 // the database latchkey_bench_throttle is created and dropped. --pglite uses in-memory PGlite instead.
 import { parseArgs } from "node:util";
 import { register } from "tsx/esm/api";
+import { dropDatabase, freshPostgres, pgVersion } from "./bench-database.mjs";
 
 register();
 const { values: args } = parseArgs({
@@ -42,8 +43,7 @@ const { finishSignIn } = await import(new URL("services/mfa-gate.ts", src).href)
 const { assertNotThrottled, clearAccountFailures, recordFailedAttempt } = await import(new URL("services/auth-throttle.ts", src).href);
 
 const DATABASE = "latchkey_bench_throttle";
-const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres:postgres@127.0.0.1:5432/postgres";
-const db = args.pglite ? await connectDatabase({ kind: "pglite", dataDir: undefined }) : await freshPostgres();
+const db = args.pglite ? await connectDatabase({ kind: "pglite", dataDir: undefined }) : await freshPostgres(DATABASE, connectDatabase);
 const env = readEnv({ LATCHKEY_PORT: "0", LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "silent" });
 const server = await startServer(env, createLogger(env.logLevel), { db });
 
@@ -105,7 +105,7 @@ try {
 } finally {
   await server.close();
   await db.destroy();
-  if (!args.pglite) await dropDatabase();
+  if (!args.pglite) await dropDatabase(DATABASE);
 }
 
 async function timed(run) {
@@ -129,26 +129,3 @@ function report(label, { count, p50, p99 }) {
   console.log(`  ${label}: ${count} runs, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
 }
 
-async function freshPostgres() {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${DATABASE} with (force)`);
-  await admin.query(`create database ${DATABASE}`);
-  await admin.end();
-  return connectDatabase({ kind: "postgres", url: Object.assign(new URL(adminUrl), { pathname: `/${DATABASE}` }).href });
-}
-
-async function dropDatabase() {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`drop database if exists ${DATABASE} with (force)`);
-  await admin.end();
-}
-
-async function pgVersion() {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  const version = (await admin.query("show server_version")).rows[0].server_version;
-  await admin.end();
-  return version;
-}
