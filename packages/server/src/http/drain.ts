@@ -7,21 +7,28 @@
  */
 export class Drain {
   private closing = false;
-  private expire!: () => void;
-  private readonly expired = new Promise<"expired">((resolve) => (this.expire = () => resolve("expired")));
-  private inFlight = 0;
+  private expired = false;
+  /**
+   * One give-up callback per request in flight. Each request races its own small promise: racing one
+   * long-lived promise would add a reaction to it per request, which holds every answer ever served.
+   */
+  private readonly inFlight = new Set<() => void>();
   private idle: (() => void) | undefined;
 
   async serve(handle: () => Response | Promise<Response>): Promise<Response> {
-    this.inFlight++;
+    if (this.expired) return shuttingDown();
+    let giveUp!: () => void;
+    const expired = new Promise<"expired">((resolve) => (giveUp = () => resolve("expired")));
+    this.inFlight.add(giveUp);
     try {
       const handled = Promise.resolve().then(handle);
-      const outcome = await Promise.race([handled, this.expired]);
+      const outcome = await Promise.race([handled, expired]);
       const response = outcome === "expired" ? shuttingDown() : outcome;
       if (this.closing) response.headers.set("connection", "close");
       return response;
     } finally {
-      if (--this.inFlight === 0) this.idle?.();
+      this.inFlight.delete(giveUp);
+      if (this.inFlight.size === 0) this.idle?.();
     }
   }
 
@@ -32,9 +39,11 @@ export class Drain {
 
   /** The drain timeout passed: requests still in flight are answered 503; resolves once all are answered. */
   async giveUp(): Promise<void> {
-    this.expire();
-    if (this.inFlight === 0) return;
-    await new Promise<void>((resolve) => (this.idle = resolve));
+    this.expired = true;
+    if (this.inFlight.size === 0) return;
+    const answered = new Promise<void>((resolve) => (this.idle = resolve));
+    for (const giveUp of this.inFlight) giveUp();
+    await answered;
   }
 }
 
