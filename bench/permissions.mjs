@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The permission check on its hot path: 1,000 team permission definitions nested 5 deep, one member
 // holding a few top-level permissions, and the check for a permission 5 levels below them, measured
-//   (1) over HTTP, as a developer's server calls it: GET /team-permissions?team_id&user_id&permission_id
+//   (1) over HTTP, as a developer's server calls it: GET /team-permissions?team_id&user_id&permission_id&recursive=true
 //   (2) in process, as routes call it: hasTeamPermission(db, project, team, user, permission)
 // Not part of `npm test` (STYLE.md §9). Runs the real server in this process on a fresh database.
 //
@@ -71,7 +71,8 @@ try {
   // l4:p2 is reached from l0:p0 through 4 containments; l4:p199 from none of the held permissions.
   const present = id(LEVELS - 1, 2);
   const absent = id(LEVELS - 1, 199);
-  const checkPath = (permission) => `/team-permissions?team_id=${team.id}&user_id=${user.id}&permission_id=${encodeURIComponent(permission)}`;
+  // recursive=true: without it the list holds only direct grants (as the reference answers, issue 13 §3).
+  const checkPath = (permission) => `/team-permissions?team_id=${team.id}&user_id=${user.id}&permission_id=${encodeURIComponent(permission)}&recursive=true`;
   const expectCheck = async (permission, expected) => {
     const { items } = await call("GET", checkPath(permission), serverHeaders);
     if ((items.length === 1) !== expected) throw new Error(`check of ${permission} answered ${JSON.stringify(items)}`);
@@ -81,7 +82,7 @@ try {
   await expectCheck(present, true); // compiles the graph of this config version
   const first = performance.now() - firstStart;
   await expectCheck(absent, false);
-  const recursiveList = (await call("GET", `/team-permissions?team_id=${team.id}&user_id=${user.id}`, serverHeaders)).items.length;
+  const recursiveList = (await call("GET", `/team-permissions?team_id=${team.id}&user_id=${user.id}&recursive=true`, serverHeaders)).items.length;
 
   const http = await measure(REQUESTS, CONNECTIONS, (i) => expectCheck(i % 2 ? present : absent, i % 2 === 1));
   const direct = await measure(REQUESTS, CONNECTIONS, async (i) => {

@@ -19,7 +19,7 @@ export const BUILDS = [
   {
     name: "the web components bundle (packages/elements/dist)",
     sources: ELEMENTS_SOURCES,
-    outputs: ["packages/elements/dist/latchkey.js", "packages/elements/dist/latchkey.iife.js", "packages/elements/dist/latchkey-sign-in.iife.js"],
+    outputs: ["packages/elements/dist/latchkey.js", "packages/elements/dist/latchkey.iife.js", "packages/elements/dist/latchkey-sign-in.iife.js", "packages/elements/dist/latchkey-account.js"],
     command: ["npm", "run", "--silent", "build:elements"],
   },
   {

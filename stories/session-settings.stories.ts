@@ -20,7 +20,12 @@ export const OnlyThisBrowser: Story = {
   play: ThreeSessions.play,
 };
 
-/** Where a session was last used from, when the server knows it. */
+const USER_AGENTS = [
+  "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36",
+  "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1",
+];
+
+/** Which browser and system, and where each session was last used from, when the server knows it. */
 export const WithLocations: Story = {
   ...signedIn({
     answers: {
@@ -28,6 +33,7 @@ export const WithLocations: Story = {
         json: {
           items: sessions().map((session, i) => ({
             ...session,
+            ...(USER_AGENTS[i] ? { last_used_at_user_agent: USER_AGENTS[i] } : {}),
             last_used_at_end_user_ip_info: { ip: `203.0.113.${i + 7}`, countryCode: ["GB", "FR", null][i] ?? null, regionCode: null, cityName: ["London", "Paris", null][i] ?? null, latitude: null, longitude: null, tzIdentifier: null },
           })),
           is_paginated: false,

@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html, nothing } from "lit";
 import { expect, expectLoaded, expectStatus, fill, openDialog, press, within } from "./support/play.js";
 import { dark, serves, signedIn, type StoryServer } from "./support/story-app.js";
-import { ADMIN_PERMISSIONS, MEMBER_PERMISSIONS, TEAM_ID, TEAMS, teamInvitations, teamMembers, teamPermissions } from "./support/story-data.js";
+import { ADMIN_PERMISSIONS, MEMBER_PERMISSIONS, TEAM_ID, TEAMS, teamInvitations, teamMemberRoles, teamMembers, teamPermissions } from "./support/story-data.js";
 
 /**
  * `<auth-team-settings>`: the selected team's profile, members, invitations and the way out. Each part shows
@@ -69,6 +69,15 @@ export const InvitationSent: Story = {
     await fill(canvas, { Email: "mary.somerville@example.com" });
     await press(canvas, "Send invitation");
     await expectStatus(canvas, "Invitation sent to mary.somerville@example.com.");
+  },
+};
+
+/** The user is the team's only admin while others remain: Leave is held back, and the reason shown. */
+export const OnlyAdmin: Story = {
+  ...memberWith(ADMIN_PERMISSIONS, { "GET /team-member-roles": { json: { items: teamMemberRoles({ onlyAdmin: true }), is_paginated: false } } }),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByRole("button", { name: "Leave team" })).toBeDisabled();
   },
 };
 

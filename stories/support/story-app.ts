@@ -1,7 +1,7 @@
 import { createClientApp, type ClientApp, type KnownError } from "@latchkey/core";
 import type { ClientProjectConfigRead, ClientProjectRead, SignInResponse } from "@latchkey/protocol/schemas";
 import { action } from "storybook/actions";
-import { apiKeys, contactChannels, notificationPreferences, oauthLinks, sessions, STORY_USER_ID, TEAMS } from "./story-data.js";
+import { apiKeys, contactChannels, notificationPreferences, oauthLinks, sessions, STORY_USER_ID, TEAMS, teamMemberRoles } from "./story-data.js";
 
 /**
  * Apps for stories: a real @latchkey/core client whose `fetch` answers from canned, protocol-shaped JSON
@@ -143,6 +143,7 @@ function storyFetch(server: StoryServer, user: StoryUser): typeof fetch {
     "PATCH /teams/*": (body) => ({ json: { ...TEAMS[0]!, ...body } }),
     "DELETE /teams/*": () => ({ json: { success: true } }),
     "DELETE /team-memberships/*/*": () => ({ json: { success: true } }),
+    "GET /team-member-roles": () => ({ json: { items: teamMemberRoles(), is_paginated: false } }),
     "POST /team-invitations/send-code": () => ({ json: { success: true, id: "5e6f7081-0000-4000-8000-000000000009" } }),
     "DELETE /team-invitations/*": () => ({ json: { success: true } }),
     "POST /team-invitations/accept": () => ({ json: {} }),

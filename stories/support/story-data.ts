@@ -8,6 +8,7 @@ import type {
   TeamClientRead,
   TeamInvitationRead,
   TeamMemberProfileClientRead,
+  TeamMemberRolesRead,
 } from "@latchkey/protocol/schemas";
 
 /**
@@ -101,6 +102,20 @@ export function teamMembers(teamId = TEAM_ID): TeamMemberProfileClientRead[] {
     { team_id: teamId, user_id: STORY_USER_ID, display_name: "Ada Lovelace", profile_image_url: null },
     { team_id: teamId, user_id: OTHER_USER_ID, display_name: "Charles Babbage", profile_image_url: null },
     { team_id: teamId, user_id: THIRD_USER_ID, display_name: null, profile_image_url: null },
+  ];
+}
+
+/**
+ * The members' roles (GET /team-member-roles, a Latchkey extension): two admins, so either may leave;
+ * `onlyAdmin` makes the story user the team's only one (Leave is then held back and explained).
+ */
+export function teamMemberRoles(options: { onlyAdmin?: boolean } = {}): TeamMemberRolesRead[] {
+  return [
+    { user_id: STORY_USER_ID, permission_ids: ["team_admin"], is_admin: true },
+    options.onlyAdmin
+      ? { user_id: OTHER_USER_ID, permission_ids: ["team_member"], is_admin: false }
+      : { user_id: OTHER_USER_ID, permission_ids: ["team_admin"], is_admin: true },
+    { user_id: THIRD_USER_ID, permission_ids: ["team_member"], is_admin: false },
   ];
 }
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
  * one takes a lock (an atomic mkdir) and the others wait for its build.
  */
 const repository = fileURLToPath(new URL("../../../", import.meta.url));
-const outputs = ["packages/elements/dist/latchkey.iife.js", "packages/elements/dist/latchkey-sign-in.iife.js", "demo/react/dist/index.html"];
+const outputs = ["packages/elements/dist/latchkey.iife.js", "packages/elements/dist/latchkey-sign-in.iife.js", "packages/elements/dist/latchkey-account.js", "demo/react/dist/index.html"];
 const sources = ["packages/core/src", "packages/protocol/src", "packages/elements/src", "packages/react/src", "demo/react", "demo/demo-project.js", "demo/demo.css"];
 const lock = join(tmpdir(), `latchkey-demo-build-${Buffer.from(repository).toString("base64url").slice(-24)}.lock`);
 const LOCK_STALE_MS = 5 * 60_000;

@@ -48,7 +48,7 @@ export type { ContactChannel, ContactChannelCreate, ContactChannelUpdate } from 
 export type { UserSession } from "./wire/sessions.js";
 export type { NotificationCategory } from "./wire/notification-categories.js";
 export type { UserApiKey, UserApiKeyFirstView, UserApiKeyCreate } from "./wire/user-api-keys.js";
-export type { TeamMemberProfile, TeamMemberProfileUpdate } from "./wire/team-member-profiles.js";
+export type { TeamMemberProfile, TeamMemberProfileUpdate, TeamMemberRoles } from "./wire/team-member-profiles.js";
 export type { TeamInvitation, TeamInvitationDetails } from "./wire/team-invitations.js";
 export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate } from "./wire/api-keys.js";
 export * as constants from "./constants.js";

@@ -179,6 +179,22 @@ describe("team permissions", () => {
     expect((await owner.app.listTeams())[0]?.displayName).toBe("Acme");
   });
 
+  it("invites with a role; each member's roles are listed, and a role the inviter lacks is refused with the typed error", async () => {
+    const project = await teamProject();
+    const [owner, deputy, member] = [await person(project), await person(project), await person(project)];
+    const team = await owner.app.createTeam({ displayName: "Acme" });
+    await owner.app.inviteToTeam(team.id, { email: deputy.address, permissionIds: ["team_admin"] });
+    await deputy.app.acceptTeamInvitation(codeIn(await smtp.nextMessage(deputy.address)));
+    await member.app.acceptTeamInvitation((await invite(owner, team.id, member)).code);
+
+    expect(await member.app.listTeamMemberRoles(team.id)).toEqual([
+      { userId: owner.userId, permissionIds: ["team_admin"], isAdmin: true },
+      { userId: deputy.userId, permissionIds: ["team_admin", "team_member"], isAdmin: true },
+      { userId: member.userId, permissionIds: ["team_member"], isAdmin: false },
+    ]);
+    await expect(member.app.inviteToTeam(team.id, { email: email(), permissionIds: ["team_admin"] })).rejects.toBeInstanceOf(KnownErrors.TeamPermissionRequired);
+  });
+
   it("answers a request about a team the user is not in with the typed membership error", async () => {
     const project = await teamProject();
     const owner = await person(project);

@@ -18,7 +18,7 @@ const missing = (names: string): Record<string, () => never> =>
   );
 
 const TEAM_ACTIONS =
-  "createTeam selectTeam updateTeam deleteTeam leaveTeam listTeamMembers updateMyTeamProfile inviteToTeam listTeamInvitations revokeTeamInvitation removeTeamMember getTeamInvitationDetails acceptTeamInvitation listMyTeamPermissions";
+  "createTeam selectTeam updateTeam deleteTeam leaveTeam listTeamMembers listTeamMemberRoles updateMyTeamProfile inviteToTeam listTeamInvitations revokeTeamInvitation removeTeamMember getTeamInvitationDetails acceptTeamInvitation listMyTeamPermissions";
 const ACCOUNT_ACTIONS =
   "sendContactChannelVerificationEmail updateContactChannel deleteContactChannel listSessions revokeSession deleteUser listNotificationCategories setNotificationCategoryEnabled listApiKeys createApiKey revokeApiKey";
 

@@ -1,7 +1,9 @@
 import { expect } from "@esm-bundle/chai";
 import { sendKeys } from "@web/test-runner-commands";
 import { createClientApp, type ClientApp } from "@latchkey/core";
-import { createProject, createUser, uniqueEmail, type BrowserTestProject } from "./support/harness.js";
+import { createProject, createUser, signInElsewhere, uniqueEmail, waitForMail, type BrowserTestProject } from "./support/harness.js";
+import { setLocale } from "../src/index.js";
+import { countryName } from "../src/elements/account/user-agent.js";
 import { alerts, fill, mount, unmountAll, until, untilFocused, type Mounted } from "./support/mount.js";
 import { axe } from "./support/axe.js";
 
@@ -27,6 +29,16 @@ async function otherBrowser(project: BrowserTestProject, email: string): Promise
   return app;
 }
 
+const IPHONE_SAFARI = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1";
+const WINDOWS_FIREFOX = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0";
+
+/** The page signed in as an existing user. */
+async function signedInAs(project: BrowserTestProject, email: string, markup: string): Promise<Mounted> {
+  const page = await mount(project, markup);
+  await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+  return page;
+}
+
 function record(page: Mounted, types: string[]): CustomEvent[] {
   const events: CustomEvent[] = [];
   for (const type of types) page.host.addEventListener(type, (event) => events.push(event as CustomEvent));
@@ -48,18 +60,19 @@ describe("<auth-session-settings>", () => {
     const project = await createProject();
     const email = uniqueEmail();
     await createUser(project, { email, password: PASSWORD });
-    await otherBrowser(project, email);
+    await signInElsewhere(project, { email, password: PASSWORD, userAgent: IPHONE_SAFARI });
     const page = await mount(project, "<auth-session-settings></auth-session-settings>");
     const events = record(page, ["auth-session-revoked"]);
     await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
     const rows = await until(() => (page.host.querySelectorAll("li").length === 2 ? [...page.host.querySelectorAll("li")] : null));
     expect(await axe(page.host)).to.deep.equal([]);
 
-    // This browser first, marked, with no revoke button (signing out ends it).
-    expect(text(rows[0]!)).to.match(/^This browser Last used (now|\d+ seconds? ago) \(.+\) Current session$/);
+    // This browser (the test's Chromium) first, marked, with no revoke button (signing out ends it); each with
+    // the browser and system its User-Agent names, and the address it was last used from.
+    expect(text(rows[0]!)).to.match(/^Chrome on (Linux|macOS|Windows|ChromeOS) Last used (now|\d+ seconds? ago) \(.+\) · (127\.0\.0\.1|::1) Current session$/);
     expect(rows[0]!.querySelector("button")).to.equal(null);
     expect(rows[0]!.querySelector("time")!.getAttribute("datetime")).to.match(/^\d{4}-\d\d-\d\dT/);
-    expect(text(rows[1]!)).to.match(/^Another browser or device Last used /);
+    expect(text(rows[1]!)).to.match(/^Safari on iOS Last used (now|\d+ seconds? ago) \(.+\) · (127\.0\.0\.1|::1) Revoke$/);
 
     button(rows[1]!, "Revoke").click();
     await until(() => page.host.querySelectorAll("li").length === 1);
@@ -68,6 +81,29 @@ describe("<auth-session-settings>", () => {
     const sessions = await page.app.listSessions();
     expect(sessions.map((s) => s.isCurrentSession)).to.deep.equal([true]);
     expect(events[0]!.detail.sessionId).to.not.equal(sessions[0]!.id);
+  });
+});
+
+describe("<auth-session-settings> in another language", () => {
+  afterEach(async () => {
+    unmountAll();
+    await setLocale("en");
+  });
+
+  it("names the device, and a country, in the page's language", async () => {
+    await setLocale("de");
+    const project = await createProject();
+    const email = uniqueEmail();
+    await createUser(project, { email, password: PASSWORD });
+    await signInElsewhere(project, { email, password: PASSWORD, userAgent: WINDOWS_FIREFOX });
+    const page = await signedInAs(project, email, "<auth-session-settings></auth-session-settings>");
+    const rows = await until(() => (page.host.querySelectorAll("li").length === 2 ? [...page.host.querySelectorAll("li")] : null));
+    expect(text(rows[1]!)).to.match(/^Firefox unter Windows /);
+    // The server reports a country only from a trusted proxy (not in this run); its name comes from the browser.
+    expect(countryName("GB")).to.equal("Vereinigtes Königreich");
+    await setLocale("ja");
+    expect(countryName("GB")).to.equal("イギリス");
+    expect(countryName("not a country")).to.equal("not a country");
   });
 });
 
@@ -107,6 +143,31 @@ describe("<auth-team-list-settings>", () => {
     expect(events.map((e) => e.type)).to.deep.equal(["auth-team-created", "auth-team-left"]);
     await until(() => document.activeElement === page.q("input[name=team-name]"));
     expect(await page.app.listTeams()).to.deep.equal([]);
+  });
+});
+
+describe("<auth-team-list-settings> and the last admin", () => {
+  afterEach(unmountAll);
+
+  it("tells the team's only admin why they cannot leave while another member remains, instead of asking to confirm", async () => {
+    const project = await createProject({ email: true, configOverride: { "teams.allowClientTeamCreation": true } });
+    const page = await signedIn(project, "<auth-team-list-settings></auth-team-list-settings>");
+    const team = await page.app.createTeam({ displayName: "Difference Engines" });
+    const memberEmail = uniqueEmail("member");
+    await createUser(project, { email: memberEmail, password: PASSWORD, primaryEmailVerified: true });
+    const member = await otherBrowser(project, memberEmail);
+    await page.app.inviteToTeam(team.id, { email: memberEmail });
+    const link = (await waitForMail(memberEmail)).links.find((l) => l.includes("code="))!;
+    await member.acceptTeamInvitation(new URL(link).searchParams.get("code")!);
+
+    const row = await until(() => page.host.querySelector("auth-team-list-settings li"));
+    button(row, "Leave").click();
+    await until(() => alerts(page.host).length > 0);
+    expect(alerts(page.host)).to.deep.equal([
+      "You are this team's only admin, so you cannot leave it while other members remain. Another member must become an admin first.",
+    ]);
+    expect(page.host.querySelector("dialog[open]")).to.equal(null);
+    expect((await page.app.listTeams()).map((t) => t.id)).to.deep.equal([team.id]);
   });
 });
 

@@ -15,4 +15,10 @@ describe("the drop-in bundles", () => {
   it("keeps the script-tag bundle with <auth-sign-in> and everything it needs within 22 KB gzip (issue 15: OAuth buttons included, provider marks served by the server)", () => {
     expect(gzipBytes("latchkey-sign-in.iife.js")).toBeLessThanOrEqual(22 * 1024);
   });
+
+  it("keeps the script-tag bundle with every element within 42 KB gzip (issue 16 §6), the account elements, QR code and passkey library next to it for the pages that use them", () => {
+    expect(gzipBytes("latchkey.iife.js")).toBeLessThanOrEqual(42 * 1024);
+    // What it loads on use is built with it (script-tag.browser.test.ts proves each loads and works).
+    for (const lazy of ["latchkey-account.js", "latchkey-qr.js", "latchkey-webauthn.js"]) expect(gzipBytes(lazy), lazy).toBeGreaterThan(1024);
+  });
 });

@@ -142,6 +142,15 @@ describe("the script-tag bundles the server serves (issue 16 §5)", () => {
       expect(response.status).toBe(200);
       expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
       expect(Buffer.from(await response.arrayBuffer()).equals(dist("latchkey.iife.js"))).toBe(true);
+      // What the bundles load on use, from next to themselves, the same way (a module: CORS for other origins).
+      for (const lazy of ["latchkey-account.js", "latchkey-qr.js", "latchkey-webauthn.js"]) {
+        const module = await fetch(`${production.url}/static/${version}/${lazy}`, { headers: { "accept-encoding": "br, gzip" } });
+        expect(module.status, lazy).toBe(200);
+        expect(module.headers.get("content-encoding"), lazy).toBe("br");
+        expect(module.headers.get("cache-control"), lazy).toBe("public, max-age=31536000, immutable");
+        expect(module.headers.get("access-control-allow-origin"), lazy).toBe("*");
+        expect(Buffer.from(await module.arrayBuffer()).equals(dist(lazy)), lazy).toBe(true);
+      }
       // The demo is dev-only; the bundles are not.
       expect((await fetch(`${production.url}/demo/latchkey.iife.js`)).status).toBe(404);
     } finally {

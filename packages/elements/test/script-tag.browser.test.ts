@@ -10,8 +10,20 @@ import { fill, until } from "./support/dom.js";
  */
 declare global {
   interface Window {
-    Latchkey?: { init(options: Record<string, unknown>): { getUser(): Promise<{ id: string } | null> } };
+    Latchkey?: {
+      init(options: Record<string, unknown>): {
+        getUser(): Promise<{ id: string } | null>;
+        signInWithCredential(options: { email: string; password: string; noRedirect: boolean }): Promise<unknown>;
+      };
+      setLocale(tag: string): Promise<void>;
+      defineAccountElements(): Promise<void>;
+    };
   }
+}
+
+/** The URLs this page has downloaded so far. */
+function fetched(): string[] {
+  return performance.getEntriesByType("resource").map((entry) => entry.name);
 }
 
 function loadScript(src: string): Promise<void> {
@@ -48,6 +60,49 @@ describe("the script-tag bundle", () => {
     document.querySelector<HTMLButtonElement>("auth-sign-in button[type=submit]")!.click();
     expect((await signedIn).detail.userId).to.equal(userId);
     expect((await app.getUser())?.id).to.equal(userId);
+
+    // A page with only <auth-sign-in> downloads neither the account elements nor the QR-code library.
+    expect(customElements.get("auth-account-settings")).to.equal(undefined);
+    expect(fetched().filter((url) => /latchkey-(account|qr)\.js$/.test(url))).to.deep.equal([]);
+  });
+
+  it("loads the account elements from the server when one is placed on the page, in the page's language, and the QR code when two-factor setup starts", async () => {
+    const project = await createProject();
+    const email = uniqueEmail();
+    await createUser(project, { email, password: "correct horse battery" });
+    const app = window.Latchkey!.init({ projectId: project.projectId, publishableClientKey: project.publishableClientKey, baseUrl: project.baseUrl, tokenStore: "memory" });
+    await app.signInWithCredential({ email, password: "correct horse battery", noRedirect: true });
+    await window.Latchkey!.setLocale("de");
+
+    document.body.innerHTML = "<main><auth-account-settings></auth-account-settings></main>";
+    const heading = await until(() => document.querySelector("auth-account-settings h2"), 15_000, () => `the account settings in ${document.body.innerHTML}`);
+    expect(heading.textContent).to.equal("Kontoeinstellungen");
+    expect(fetched()).to.include(`${project.baseUrl}/static/v1/latchkey-account.js`);
+    // Every element of the package is defined now, the account ones by latchkey-account.js.
+    const manifest = (await (await fetch("/packages/elements/custom-elements.json")).json()) as { modules: { declarations?: { tagName?: string }[] }[] };
+    const tags = manifest.modules.flatMap((m) => m.declarations ?? []).flatMap((d) => (d.tagName ? [d.tagName] : []));
+    expect(tags).to.include.members(["auth-account-settings", "auth-mfa-settings", "auth-team-settings", "auth-team-invitation", "auth-sign-in"]);
+    expect(tags.filter((tag) => !customElements.get(tag))).to.deep.equal([]);
+
+    document.body.innerHTML = "<auth-mfa-settings></auth-mfa-settings>";
+    const turnOn = await until(() => [...document.querySelectorAll("auth-mfa-settings button")].find((b) => b.textContent === "Zwei-Faktor-Authentifizierung aktivieren"), 10_000, () => document.body.innerHTML);
+    (turnOn as HTMLButtonElement).click();
+    const qr = await until(() => document.querySelector("auth-mfa-settings [part=qr]"), 10_000, () => `the QR code in ${document.body.innerHTML}`);
+    expect(qr.querySelector("svg"), "the QR code's drawing").to.exist;
+    expect(qr.getAttribute("aria-label")).to.equal("QR-Code für Ihre Authenticator-App");
+    expect(fetched()).to.include(`${project.baseUrl}/static/v1/latchkey-qr.js`);
+  });
+
+  it("defines the account elements for a shadow root of the page's own, which it cannot watch, on defineAccountElements()", async () => {
+    await window.Latchkey!.setLocale("en");
+    document.body.innerHTML = "<div></div>";
+    const shadow = document.body.firstElementChild!.attachShadow({ mode: "open" });
+    shadow.innerHTML = "<auth-profile-settings></auth-profile-settings>";
+    await window.Latchkey!.defineAccountElements();
+    const profile = shadow.querySelector("auth-profile-settings")!;
+    expect(profile).to.be.an.instanceof(customElements.get("auth-profile-settings")!);
+    // The signed-in person of the test before (the page's default app): their name field, in the shadow root.
+    await until(() => profile.querySelector("input[name=display-name]"), 10_000, () => `the name field in ${profile.innerHTML}`);
   });
 
   it("has the passkey library next to it, as a module that pages on another origin can load on first use", async () => {

@@ -161,6 +161,73 @@ describe("<auth-team-settings>", () => {
     expect(await creator.app.listTeams()).to.deep.equal([]);
   });
 
+  it("invites with a role the inviter holds; the members list shows each member's roles as badges", async () => {
+    const project = await createProject(TEAM_PROJECT);
+    const creator = await signedIn(project, "", "Creator");
+    const team = await creator.app.createTeam({ displayName: "Rocket Club" });
+    const invitee = await signedIn(project, "", "Deputy");
+    creator.host.innerHTML = `<auth-team-settings team-id=${team.id}></auth-team-settings>`;
+    const role = await until(() => creator.q<HTMLSelectElement>("select[name=role]"));
+    // The creator holds team_admin (not team_member, which it does not contain); the default adds no role.
+    expect([...role.options].map((o) => [o.value, text(o)])).to.deep.equal([["", "Member (default)"], ["team_admin", "team_admin"]]);
+    expect(text(role.labels![0]!)).to.match(/^Role Member \(default\)/);
+    expect(await axe(creator.host)).to.deep.equal([]);
+    role.value = "team_admin";
+    fill(creator.q<HTMLInputElement>("input[name=email]"), invitee.email);
+    creator.q<HTMLInputElement>("input[name=email]").form!.requestSubmit();
+    const mail = await waitForMail(invitee.email);
+    const code = new URL(mail.links.find((l) => l.includes("code="))!).searchParams.get("code")!;
+    await invitee.app.acceptTeamInvitation(code);
+
+    creator.host.innerHTML = `<auth-team-settings team-id=${team.id}></auth-team-settings>`;
+    await until(() => memberNames(creator).length === 2);
+    // Each member's row: their name, then their roles.
+    const rows = [...creator.host.querySelectorAll("h3 + .lk-list > li")].slice(0, 2);
+    const badges = (row: Element) => [...row.querySelectorAll("[part=role]")].map(text);
+    expect(rows.map((row) => [text(row.querySelector(".lk-name")!), badges(row)])).to.deep.equal([
+      ["Creator", ["team_admin"]],
+      ["Deputy", ["team_admin", "team_member"]],
+    ]);
+    // Another admin now: the creator may leave.
+    const leave = [...creator.host.querySelectorAll<HTMLButtonElement>("button")].find((b) => text(b) === "Leave team")!;
+    expect(leave.disabled).to.equal(false);
+  });
+
+  it("keeps the team's only admin from leaving while others remain, and says why", async () => {
+    const { creator, member, teamId } = await teamWithMember();
+    const leaveOf = (person: Person) => [...person.host.querySelectorAll<HTMLButtonElement>("button")].find((b) => text(b) === "Leave team")!;
+    const creatorLeave = leaveOf(creator);
+    expect(creatorLeave.disabled).to.equal(true);
+    const explanation = creator.q(`#${creatorLeave.getAttribute("aria-describedby")}`);
+    expect(text(explanation)).to.equal(
+      "You are this team's only admin, so you cannot leave it while other members remain. Another member must become an admin first. You can also delete the team for everyone.",
+    );
+    expect(await axe(creator.host)).to.deep.equal([]);
+    // A member who is not an admin leaves as before, with no explanation shown; then the admin is alone and may leave.
+    expect(leaveOf(member).disabled).to.equal(false);
+    expect(member.host.textContent).to.not.contain("only admin");
+    leaveOf(member).click();
+    await confirmDialog(member, "Leave team");
+    await until(() => member.host.textContent!.includes("You have left Rocket Club."));
+    creator.host.innerHTML = `<auth-team-settings team-id=${teamId}></auth-team-settings>`;
+    await until(() => memberNames(creator).length === 1);
+    expect(leaveOf(creator).disabled).to.equal(false);
+    expect(creator.host.textContent).to.not.contain("only admin");
+  });
+
+  it("has no role picker when the inviter holds none of the project's own team roles", async () => {
+    const project = await createProject({
+      ...TEAM_PROJECT,
+      configOverride: { ...TEAM_PROJECT.configOverride, "rbac.defaultPermissions.teamCreator": { $read_members: true, $invite_members: true } },
+    });
+    const creator = await signedIn(project, "", "Creator");
+    const team = await creator.app.createTeam({ displayName: "Plain Club" });
+    creator.host.innerHTML = `<auth-team-settings team-id=${team.id}></auth-team-settings>`;
+    await until(() => creator.host.querySelector("input[name=email]"));
+    expect(creator.host.querySelector("select")).to.equal(null);
+    expect(creator.host.querySelector("[part=role]")).to.equal(null);
+  });
+
   it("shows the selected team without team-id, and says so when there is none", async () => {
     const project = await createProject(TEAM_PROJECT);
     const person = await signedIn(project, "<auth-team-settings></auth-team-settings>", "Solo");

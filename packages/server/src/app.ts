@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { KnownError } from "@latchkey/protocol/errors";
 import { resolveAuth } from "./http/auth.js";
 import { userActivity } from "./http/user-activity.js";
+import { requestDevice } from "./http/session-device.js";
 import { parseBody } from "./http/body.js";
 import { limitBodySize } from "./http/body-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
@@ -19,6 +20,7 @@ import { sessionsRoutes } from "./routes/auth-sessions.js";
 import { internalApiKeysRoutes } from "./routes/internal-api-keys.js";
 import { internalEmailsRoutes } from "./routes/internal-emails.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
+import { devWebhooksRoutes } from "./routes/dev-webhooks.js";
 import { devOAuthRoutes } from "./dev-oauth/routes.js";
 import { demoPagesRoutes } from "./routes/demo-pages.js";
 import { internalProjectsRoutes } from "./routes/internal-projects.js";
@@ -47,6 +49,7 @@ import { permissionsRoutes } from "./routes/permissions.js";
 import { teamsRoutes } from "./routes/teams.js";
 import { teamMembershipsRoutes } from "./routes/team-memberships.js";
 import { teamMemberProfilesRoutes } from "./routes/team-member-profiles.js";
+import { teamMemberRolesRoutes } from "./routes/team-member-roles.js";
 import { analyticsRoutes } from "./routes/analytics.js";
 import { oauthFlowRoutes } from "./routes/auth-oauth.js";
 import { connectedAccountsRoutes } from "./routes/connected-accounts.js";
@@ -56,6 +59,8 @@ import { staticBundlesRoutes } from "./routes/static-bundles.js";
 import { healthRoutes } from "./routes/health.js";
 import { hostedHandlerPagesRoutes } from "./routes/hosted-handler-pages.js";
 import { hostedHandoffRoutes } from "./routes/auth-hosted-handoff.js";
+import { webhooksRoutes } from "./routes/webhooks.js";
+import { svixCompatibleRoutes } from "./routes/webhooks-svix.js";
 import serverPackage from "../package.json" with { type: "json" };
 
 /**
@@ -91,6 +96,7 @@ export const API_ROUTES: readonly Route[] = [
   ...teamsRoutes,
   ...teamMembershipsRoutes,
   ...teamMemberProfilesRoutes,
+  ...teamMemberRolesRoutes,
   ...teamInvitationsRoutes,
   ...permissionsRoutes,
   ...projectApiKeysRoutes,
@@ -102,6 +108,7 @@ export const API_ROUTES: readonly Route[] = [
   ...jwksRoutes,
   ...passkeyAuthRoutes,
   ...analyticsRoutes,
+  ...webhooksRoutes,
   ...apiDocsRoutes(() => API_ROUTES, serverPackage.version),
 ];
 
@@ -170,6 +177,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   const api = new Hono<AppEnv>();
   mountRoutes(api, API_ROUTES);
+  // Svix's API, not the Stack protocol's (routes/webhooks-svix.ts): outside API_ROUTES and the OpenAPI document.
+  api.route("/webhooks/svix", svixCompatibleRoutes());
 
   for (const prefix of API_PREFIXES) {
     app.use(`${prefix}/*`, limitBodySize());
@@ -179,10 +188,12 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     });
     app.use(`${prefix}/*`, resolveAuth());
     app.use(`${prefix}/*`, userActivity());
+    app.use(`${prefix}/*`, requestDevice());
     app.use(prefix, resolveAuth());
     app.route(prefix, api);
   }
   app.route("/", devOutboxRoutes());
+  app.route("/", devWebhooksRoutes());
   app.route("/", devOAuthRoutes());
   app.route("/", oauthIconsRoutes());
   app.route("/", staticBundlesRoutes());

@@ -48,6 +48,7 @@ const environmentSchema = z.object({
   LATCHKEY_SIGNING_KEY_ROTATION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: boolean.optional(),
   LATCHKEY_ALLOW_SHARED_OAUTH_ACCESS_TOKENS: boolean.optional(),
+  LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean.optional(),
   LATCHKEY_OAUTH_DEV_ISSUER: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   LATCHKEY_OAUTH_DEV_CLIENT_SECRET: z.string().min(1).default("MOCK-SERVER-SECRET"),
   NODE_ENV: z.string().optional(),
@@ -111,6 +112,11 @@ export interface Env {
    * server's, not the project's). For test suites and single-tenant servers.
    */
   allowSharedOAuthAccessTokens: boolean;
+  /**
+   * Webhook endpoints on loopback and private addresses (services/webhook-targets.ts). Refused by default outside
+   * dev mode, so that project admins cannot make the server call into its own network (SSRF).
+   */
+  webhooksAllowPrivateTargets: boolean;
   /**
    * An external OpenID issuer the `shared` OAuth providers use when the server has no credentials for them
    * (test suites); unset, dev mode uses the built-in one under /dev/oauth (dev-oauth/). Client id = the
@@ -180,6 +186,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     signingKeyRotationDays: e.LATCHKEY_SIGNING_KEY_ROTATION_DAYS,
     hardcodedPasskeyChallenge: e.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING ?? false,
     allowSharedOAuthAccessTokens: e.LATCHKEY_ALLOW_SHARED_OAUTH_ACCESS_TOKENS ?? false,
+    webhooksAllowPrivateTargets: e.LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? devMode,
     oauthDevIssuer: e.LATCHKEY_OAUTH_DEV_ISSUER,
     oauthDevClientSecret: e.LATCHKEY_OAUTH_DEV_CLIENT_SECRET,
     oauthSharedCredentials: sharedOAuthCredentials(source),

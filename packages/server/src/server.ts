@@ -14,6 +14,7 @@ import { attachSigningKeyRing } from "./crypto/signing-keys.js";
 import { seedInternalProject } from "./services/seed.js";
 import { openSigningKeyRing } from "./services/signing-keys.js";
 import { startVerificationCodeSweeper } from "./services/verification-code-cleanup.js";
+import { startWebhookDelivery } from "./services/webhook-delivery.js";
 
 export interface RunningServer {
   url: string;
@@ -72,6 +73,8 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   const connections = trackConnections(server as Server);
   // Every process sweeps spent codes; concurrent sweeps share the work (see the sweep's comment).
   const sweeper = startVerificationCodeSweeper(db, log);
+  // Every process delivers webhooks; processes on one database share the due deliveries (see the worker's comment).
+  const webhookDelivery = startWebhookDelivery(db, env, log, feed);
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
 
@@ -90,6 +93,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
       await allClosed;
       clearTimeout(timer);
       await sweeper.stop();
+      await webhookDelivery.stop();
       await feed.close();
       if (ownsDb) await db.destroy();
     })());

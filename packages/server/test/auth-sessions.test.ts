@@ -257,7 +257,8 @@ describe("listing and ending sessions", () => {
     expect(listed.body.is_paginated).toBe(false);
     expect(listed.body.items).toHaveLength(2);
     for (const item of listed.body.items) {
-      expect(Object.keys(item).sort()).toEqual(["created_at", "id", "is_current_session", "is_impersonation", "last_used_at", "user_id"]);
+      // The reference's fields, and Latchkey's extension `last_used_at_user_agent` (session-devices.test.ts).
+      expect(Object.keys(item).sort()).toEqual(["created_at", "id", "is_current_session", "is_impersonation", "last_used_at", "last_used_at_end_user_ip_info", "last_used_at_user_agent", "user_id"]);
       expect(item).toMatchObject({ user_id: first.user_id, is_impersonation: false, created_at: expect.any(Number), last_used_at: expect.any(Number) });
     }
     const current = listed.body.items.filter((s: { is_current_session: boolean }) => s.is_current_session);

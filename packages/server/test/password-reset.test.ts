@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { SEND_LIMIT } from "../src/services/verification-codes.js";
 import {
@@ -117,6 +118,29 @@ describe("password reset", () => {
     }
     // Another address is not affected.
     expect((await post(project, "/auth/password/send-reset-code", { email: email(), callback_url: RESET_CALLBACK })).status).toBe(200);
+  });
+
+  it("says in Retry-After when the per-address limit lets the next send through", async () => {
+    const project = await emailProject();
+    const address = email();
+    const send = () => post(project, "/auth/password/send-reset-code", { email: address, callback_url: RESET_CALLBACK });
+    for (let i = 0; i < SEND_LIMIT; i++) expect((await send()).status).toBe(200);
+    const refused = await send();
+    expect(refused.status).toBe(429);
+    // The oldest send was made a moment ago: it leaves the 10-minute window in just under 600 s.
+    const fresh = Number(refused.headers.get("retry-after"));
+    expect(fresh).toBeGreaterThan(540);
+    expect(fresh).toBeLessThanOrEqual(600);
+    expect(refused.text).toContain(`try again in ${fresh} seconds`);
+    // Once the oldest is 9½ minutes old, about 30 s are left.
+    await sql`update verification_codes set created_at = now() - interval '570 seconds'
+      where id = (select id from verification_codes where project_id = ${project.projectId} and email = ${address.toLowerCase()} order by created_at limit 1)`.execute(server.db);
+    const aged = Number((await send()).headers.get("retry-after"));
+    expect(aged).toBeGreaterThanOrEqual(25);
+    expect(aged).toBeLessThanOrEqual(31);
+    // Waiting that long is enough: the next send goes through.
+    await sql`update verification_codes set created_at = created_at - make_interval(secs => ${aged}) where project_id = ${project.projectId}`.execute(server.db);
+    expect((await send()).status).toBe(200);
   });
 
   it("refuses an untrusted callback URL for known and unknown emails alike, before sending", async () => {

@@ -1,11 +1,14 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { connectDatabase, type Db } from "../src/db/connect.js";
 import { migrate, migrationFiles } from "../src/db/migrate.js";
-import { TEMPLATE_COPY_MARKER } from "../src/db/pglite-template.js";
+import { pgliteTemplatePath, TEMPLATE_COPY_MARKER } from "../src/db/pglite-template.js";
 
 // Issue 17, cold start: a new embedded data dir is a copy of a migrated template instead of initdb plus every
 // migration. It must be the same database as one migrated from scratch.
@@ -71,6 +74,26 @@ describe.skipIf(onPostgres)("a new data dir made from the PGlite template", () =
       await second.destroy();
     }
     expect(announced).toEqual([]);
+  }, 120_000);
+
+  it("is made by npm's postinstall, so that the first start on a machine only copies it", async () => {
+    // As `npm ci` runs it, but into a templates dir of this test's own.
+    const installTemplatesDir = join(root, "made-at-install");
+    const repository = fileURLToPath(new URL("../../../", import.meta.url));
+    const install = () => promisify(execFile)("npm", ["run", "--silent", "postinstall", "--", installTemplatesDir], { cwd: repository });
+    expect((await install()).stdout).toContain("Creating the embedded database template");
+    expect(existsSync(pgliteTemplatePath(installTemplatesDir))).toBe(true);
+    // Installing again (another package added) keeps the template of the same migrations.
+    expect((await install()).stdout).toBe("");
+
+    const announced: string[] = [];
+    const db = await connectDatabase({ kind: "pglite", dataDir: join(root, "after-install"), template: { templatesDir: installTemplatesDir, announce: (message) => announced.push(message) } });
+    try {
+      expect(await migrate(db)).toEqual([]);
+    } finally {
+      await db.destroy();
+    }
+    expect(announced).toEqual([]); // copied, not made
   }, 120_000);
 
   it("redoes a copy that was cut short", async () => {

@@ -209,4 +209,21 @@ describe("verification codes", () => {
     await sql`update verification_codes set created_at = created_at - interval '11 minutes' where project_id = ${projectId}`.execute(server.db);
     await send("victim@example.com");
   });
+
+  it("answers the throttled send with Retry-After: until the oldest of the newest SEND_LIMIT sends leaves the window", async () => {
+    const { projectId } = await createTestProject(server);
+    const email = "burst@example.com";
+    // Racing sends overshot the limit: 7 codes in the window, made 9, 8, … 3 minutes ago.
+    for (let minutesAgo = 9; minutesAgo >= 3; minutesAgo--) {
+      const created = await createVerificationCode(server.db, { projectId, purpose: "otp_sign_in", data: null, expiresInMs: 60_000, kind: "otp", email });
+      await sql`update verification_codes set created_at = now() - make_interval(mins => ${minutesAgo}) where id = ${created.id}`.execute(server.db);
+    }
+    const refused = await assertSendAllowed(server.db, { projectId, purpose: "otp_sign_in", email }).catch((error: unknown) => error);
+    expect((refused as HTTPException).status).toBe(429);
+    // The 5 newest were made 7, 6, … 3 minutes ago: the one from 7 minutes ago leaves the 10-minute window in 3
+    // minutes, and then only 4 are counted (the two older ones leaving first does not suffice).
+    const retryAfter = Number((refused as HTTPException).getResponse().headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThanOrEqual(175);
+    expect(retryAfter).toBeLessThanOrEqual(180);
+  });
 });

@@ -1,6 +1,20 @@
-import type { TeamClientRead, TeamInvitationDetails as WireTeamInvitationDetails, TeamInvitationRead, TeamMemberProfileClientRead, TeamPermissionRead } from "@latchkey/protocol/schemas";
+import type {
+  TeamClientRead,
+  TeamInvitationDetails as WireTeamInvitationDetails,
+  TeamInvitationRead,
+  TeamMemberProfileClientRead,
+  TeamMemberRolesRead,
+  TeamPermissionRead,
+} from "@latchkey/protocol/schemas";
 import { teamInvitationDetailsFromWire, teamInvitationFromWire, type TeamInvitation, type TeamInvitationDetails } from "../wire/team-invitations.js";
-import { teamMemberProfileFromWire, teamMemberProfileUpdateToWire, type TeamMemberProfile, type TeamMemberProfileUpdate } from "../wire/team-member-profiles.js";
+import {
+  teamMemberProfileFromWire,
+  teamMemberProfileUpdateToWire,
+  teamMemberRolesFromWire,
+  type TeamMemberProfile,
+  type TeamMemberProfileUpdate,
+  type TeamMemberRoles,
+} from "../wire/team-member-profiles.js";
 import { teamCreateToWire, teamFromWire, teamUpdateToWire, type Team, type TeamCreate, type TeamUpdate } from "../wire/teams.js";
 import type { AppContext } from "./app-context.js";
 
@@ -19,10 +33,16 @@ export interface ClientTeamActions {
   deleteTeam(teamId: string): Promise<void>;
   leaveTeam(teamId: string): Promise<void>;
   listTeamMembers(teamId: string): Promise<TeamMemberProfile[]>;
+  /** Each member's roles and whether they administer the team (needs `$read_members`; a Latchkey extension). */
+  listTeamMemberRoles(teamId: string): Promise<TeamMemberRoles[]>;
   /** Changes the signed-in user's name and image in one team (their profile elsewhere stays as it is). */
   updateMyTeamProfile(teamId: string, update: TeamMemberProfileUpdate): Promise<TeamMemberProfile>;
-  /** Mails an invitation; its link leads to `callbackUrl` (default: the team-invitation page). */
-  inviteToTeam(teamId: string, input: { email: string; callbackUrl?: string }): Promise<void>;
+  /**
+   * Mails an invitation; its link leads to `callbackUrl` (default: the team-invitation page). `permissionIds`
+   * (a Latchkey extension): roles the person gets on joining, on top of the member defaults; the user must
+   * hold each of them.
+   */
+  inviteToTeam(teamId: string, input: { email: string; callbackUrl?: string; permissionIds?: string[] }): Promise<void>;
   listTeamInvitations(teamId: string): Promise<TeamInvitation[]>;
   revokeTeamInvitation(teamId: string, invitationId: string): Promise<void>;
   removeTeamMember(teamId: string, userId: string): Promise<void>;
@@ -78,6 +98,11 @@ export function clientTeamActions(ctx: AppContext, afterChange: () => Promise<vo
       return items.map(teamMemberProfileFromWire);
     },
 
+    async listTeamMemberRoles(teamId) {
+      const { items } = await ctx.call<{ items: TeamMemberRolesRead[] }>({ method: "GET", path: "/team-member-roles", query: { team_id: teamId } });
+      return items.map(teamMemberRolesFromWire);
+    },
+
     async updateMyTeamProfile(teamId, update) {
       const wire = await ctx.call<TeamMemberProfileClientRead>({
         method: "PATCH",
@@ -87,12 +112,18 @@ export function clientTeamActions(ctx: AppContext, afterChange: () => Promise<vo
       return teamMemberProfileFromWire(wire);
     },
 
-    async inviteToTeam(teamId, { email, callbackUrl }) {
+    async inviteToTeam(teamId, { email, callbackUrl, permissionIds }) {
       await ctx.call({
         method: "POST",
         path: "/team-invitations/send-code",
         // Mail links must be absolute: the invited person opens them from their inbox.
-        body: { team_id: teamId, email, callback_url: callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation) },
+        body: {
+          team_id: teamId,
+          email,
+          callback_url: callbackUrl ?? ctx.absoluteUrl(ctx.urls.teamInvitation),
+          // Sent only with roles, so an invitation without stays the protocol's request.
+          ...(permissionIds?.length ? { permission_ids: permissionIds } : {}),
+        },
       });
     },
 

@@ -11,6 +11,8 @@ export interface UserSession {
   isCurrentSession: boolean;
   /** Where it was last used from; location fields are null when the server does not know them. */
   geoInfo: EndUserIpInfo | null;
+  /** The User-Agent of its last use (a Latchkey extension); null when unknown or from a Stack Auth server. */
+  userAgent: string | null;
 }
 
 export function sessionFromWire(wire: SessionRead): UserSession {
@@ -22,5 +24,6 @@ export function sessionFromWire(wire: SessionRead): UserSession {
     isCurrentSession: wire.is_current_session,
     // The wire's ip info is already camelCase (it is the protocol's own shape), so it passes through.
     geoInfo: wire.last_used_at_end_user_ip_info ?? null,
+    userAgent: wire.last_used_at_user_agent ?? null,
   };
 }

@@ -13,6 +13,7 @@ export const COMMANDS = {
   createProject: "latchkey:create-project",
   createUser: "latchkey:create-user",
   waitForMail: "latchkey:wait-for-mail",
+  signInElsewhere: "latchkey:sign-in-elsewhere",
 } as const;
 
 export interface BrowserTestServices {
@@ -45,6 +46,7 @@ export async function startBrowserTestServices(): Promise<BrowserTestServices> {
       return { baseUrl: server.url, projectId: project.projectId, publishableClientKey: project.publishableClientKey, secretServerKey: project.secretServerKey };
     },
     [COMMANDS.createUser]: (payload: { project: ProjectKeys; user: UserInput }) => createUser(server, payload.project, payload.user),
+    [COMMANDS.signInElsewhere]: (payload: { project: ClientKeys; email: string; password: string; userAgent: string }) => signInElsewhere(server, payload),
     [COMMANDS.waitForMail]: async (payload: { to: string; timeoutMs?: number }) => mailForBrowser(await smtp.nextMessage(payload.to, payload.timeoutMs ?? 10_000)),
   };
 
@@ -102,6 +104,32 @@ async function createUser(server: TestServer, project: ProjectKeys, user: UserIn
   const body = (await response.json()) as { id?: string };
   if (!response.ok || !body.id) throw new Error(`POST /users answered ${response.status}: ${JSON.stringify(body)}`);
   return { userId: body.id };
+}
+
+interface ClientKeys {
+  projectId: string;
+  publishableClientKey: string;
+}
+
+/**
+ * Signs the user in from another device than the test's browser (whose User-Agent a page cannot change):
+ * a password sign-in sent from here with the given User-Agent, as that device's browser would send it.
+ */
+async function signInElsewhere(server: TestServer, payload: { project: ClientKeys; email: string; password: string; userAgent: string }): Promise<{ refreshToken: string }> {
+  const response = await fetch(`${server.url}/api/v1/auth/password/sign-in`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "user-agent": payload.userAgent,
+      "x-stack-project-id": payload.project.projectId,
+      "x-stack-access-type": "client",
+      "x-stack-publishable-client-key": payload.project.publishableClientKey,
+    },
+    body: JSON.stringify({ email: payload.email, password: payload.password }),
+  });
+  const body = (await response.json()) as { refresh_token?: string };
+  if (!response.ok || !body.refresh_token) throw new Error(`POST /auth/password/sign-in answered ${response.status}: ${JSON.stringify(body)}`);
+  return { refreshToken: body.refresh_token };
 }
 
 /**

@@ -37,6 +37,11 @@ export function createUser(
   return executeServerCommand("latchkey:create-user", { project: { projectId: project.projectId, secretServerKey: project.secretServerKey }, user });
 }
 
+/** Signs the user in by password from another device, whose browser sends `userAgent` (the page's own cannot be changed). */
+export function signInElsewhere(project: BrowserTestProject, user: { email: string; password: string; userAgent: string }): Promise<{ refreshToken: string }> {
+  return executeServerCommand("latchkey:sign-in-elsewhere", { project: { projectId: project.projectId, publishableClientKey: project.publishableClientKey }, ...user });
+}
+
 /** Waits (≤ 10 s) for the next captured mail to `to` and returns it with the links and the 6-character code it carries. */
 export function waitForMail(to: string): Promise<CapturedMail> {
   return executeServerCommand("latchkey:wait-for-mail", { to });

@@ -149,6 +149,15 @@ export const sessionRead = z.strictObject({
   last_used_at: z.number().optional(),
   is_current_session: z.boolean(),
   last_used_at_end_user_ip_info: endUserIpInfo.optional(),
+  last_used_at_user_agent: z
+    .string()
+    .max(512)
+    .optional()
+    .meta({
+      description:
+        "Latchkey extension (not in the Stack Auth protocol): the User-Agent header of the session's last use (at most 512 characters), " +
+        "for telling the user which browser and system it is. Absent when the request named none (and for a session a server made, until its first refresh).",
+    }),
 });
 export type SessionRead = z.infer<typeof sessionRead>;
 

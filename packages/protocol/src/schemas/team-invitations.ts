@@ -12,11 +12,25 @@ import { newerField } from "./dialect-fields.js";
 
 const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "must be a valid UUID" });
 
+/**
+ * A Latchkey extension to the invitation (issue 16): roles the invited person gets on joining, on top of the
+ * member defaults. Ids of the project's own team permissions; the `$…` system permissions are not roles.
+ */
+const invitationRoleIds = z
+  .array(z.string().min(1).refine((id) => !id.startsWith("$"), { message: "must be one of the project's team permissions, not a $ system permission" }))
+  .max(50)
+  .meta({
+    description:
+      "Latchkey extension (not in the Stack Auth protocol): team permissions granted on acceptance, on top of the member defaults. " +
+      "A client's user must hold each of them (directly or contained in one it holds).",
+  });
+
 /** `POST /team-invitations/send-code` */
 export const teamInvitationSendBody = z.strictObject({
   team_id: uuid,
   email: emailAddress,
   callback_url: callbackUrl,
+  permission_ids: invitationRoleIds.optional(),
 });
 export type TeamInvitationSendBody = z.infer<typeof teamInvitationSendBody>;
 

@@ -16,12 +16,14 @@ import type { Database } from "./schema.js";
  * project and makes signing keys per data dir, after this). initdb in WebAssembly took ~2.2 s of a ~3 s first
  * start; copying the template's 40 MB takes 0.1–0.3 s (issue 17, cold start).
  *
- * The template is made once per machine and set of migrations, the first time a server starts on an empty
- * data dir, and kept in the repository's `node_modules/.cache/latchkey/` (git-ignored; `npm ci` removes it
- * with node_modules and the next start makes it again). Its name carries a hash of the migrations and of the
- * PGlite version, so a new migration or PGlite release makes a new one. `schema_migrations.applied_at` in a
- * copied data dir is when the template was made. Anything that goes wrong with the template (no write
- * access to the cache, a full disk) only means the data dir is made the slow way, in place.
+ * The template is made once per machine and set of migrations: by `npm ci` / `npm install` (the root's
+ * postinstall runs scripts/pglite-template.mjs), or else the first time a server starts on an empty data dir
+ * (after a migration was added, say). It is kept in the repository's `node_modules/.cache/latchkey/`
+ * (git-ignored; `npm ci` removes it with node_modules, and makes it again). Its name carries a hash of the
+ * migrations and of the PGlite version, so a new migration or PGlite release makes a new one.
+ * `schema_migrations.applied_at` in a copied data dir is when the template was made. Anything that goes wrong
+ * with the template (no write access to the cache, a full disk) only means the data dir is made the slow
+ * way, in place.
  */
 const TEMPLATES_DIR = fileURLToPath(new URL("../../../../node_modules/.cache/latchkey/", import.meta.url));
 
@@ -58,7 +60,7 @@ export async function fillFromTemplate(dataDir: string, options: TemplateOptions
   const entries = readdirSync(dataDir).filter((name) => name !== DATA_DIR_LOCK_FILE);
   if (entries.includes(TEMPLATE_COPY_MARKER)) emptyDataDir(dataDir);
   else if (entries.length > 0) return false;
-  const template = await ensureTemplate(options.templatesDir ?? TEMPLATES_DIR, options.announce);
+  const template = await ensureTemplate(options);
   if (!template) return false;
   writeFileSync(join(dataDir, TEMPLATE_COPY_MARKER), "");
   try {
@@ -78,7 +80,11 @@ function emptyDataDir(dataDir: string): void {
   for (const name of readdirSync(dataDir)) if (name !== DATA_DIR_LOCK_FILE) rmSync(join(dataDir, name), { recursive: true, force: true });
 }
 
-async function ensureTemplate(templatesDir: string, announce: (message: string) => void): Promise<string | undefined> {
+/**
+ * The template of the current migrations, made first when there is none; undefined when it cannot be made.
+ * Also run at install (scripts/pglite-template.mjs), so that a first start finds it made.
+ */
+export async function ensureTemplate({ templatesDir = TEMPLATES_DIR, announce }: TemplateOptions): Promise<string | undefined> {
   let path: string;
   try {
     path = pgliteTemplatePath(templatesDir);

@@ -10,6 +10,7 @@ import type { OperationsTables } from "./schema-operations.js";
 import type { ProfileImageTables } from "./schema-profile-images.js";
 import type { AnalyticsTables } from "./schema-analytics.js";
 import type { OAuthTables } from "./schema-oauth.js";
+import type { WebhookTables } from "./schema-webhooks.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -122,6 +123,11 @@ export interface SessionsTable {
   expires_at: Date | null;
   last_used_at: ColumnType<Date, Date | undefined, Date>;
   last_used_ip: string | null;
+  /** The browser's User-Agent (at most 512 characters) when the session was made, and at its last use. */
+  created_user_agent: string | null;
+  last_used_user_agent: string | null;
+  /** ISO 3166-1 alpha-2, as the deployment's trusted edge proxy reported it for the last use. */
+  last_used_country_code: string | null;
 }
 
 export interface Database
@@ -135,7 +141,8 @@ export interface Database
     ProfileImageTables,
     OperationsTables,
     AnalyticsTables,
-    OAuthTables {
+    OAuthTables,
+    WebhookTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;

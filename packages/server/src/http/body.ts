@@ -2,6 +2,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import { HTTPException } from "hono/http-exception";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
+import { carriesBody } from "./body-limit.js";
 
 /**
  * Parses a request body by its content type, as the protocol does before it looks at anything else:
@@ -10,7 +11,8 @@ import { gunzip } from "node:zlib";
 export async function parseBody(request: Request): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
   const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
-  const buffer = await request.arrayBuffer();
+  // Without a body, reading one would only make the adapter build a fetch Request for nothing.
+  const buffer = carriesBody(request) ? await request.arrayBuffer() : new ArrayBuffer(0);
   if (!contentType) return undefined;
   const text = () => utf8(buffer);
   switch (contentType) {

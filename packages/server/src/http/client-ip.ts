@@ -2,6 +2,7 @@ import { BlockList, isIP } from "node:net";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import type { AccessType, AppEnv } from "./context.js";
+import { requestCountry } from "../services/user-activity.js";
 
 /**
  * Which peers are the deployment's own reverse proxies (LATCHKEY_TRUSTED_PROXIES: addresses and CIDR ranges,
@@ -51,6 +52,22 @@ export function clientIp(c: Context<AppEnv>): string | undefined {
     if (!isTrusted(proxies, forwarded[i]!)) return forwarded[i];
   }
   return forwarded[0] ?? peer;
+}
+
+/**
+ * The client's country as the deployment's edge proxy reports it (`cf-ipcountry`, `x-vercel-ip-country`), only
+ * when the request came through one of LATCHKEY_TRUSTED_PROXIES: from anyone else the header is whatever the
+ * caller wrote.
+ */
+export function trustedProxyCountry(c: Context<AppEnv>): string | undefined {
+  let peer: string | undefined;
+  try {
+    peer = getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+  if (!peer || !isTrusted(c.get("deps").env.trustedProxies, peer)) return undefined;
+  return requestCountry((name) => c.req.header(name)) ?? undefined;
 }
 
 function isTrusted(proxies: BlockList, address: string): boolean {

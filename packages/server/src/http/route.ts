@@ -113,10 +113,18 @@ export function strictQuery(route: Route, client: boolean): z.ZodObject {
 /** Mounts each route on `app` with its access rule and request validation in front of the handler. */
 export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[]): void {
   for (const route of routes) {
+    // Built once per route and caller kind: zod compiles a schema on its first parse, so a schema made per
+    // request would be compiled per request.
+    const schemas = new Map<boolean, RequestSchemas>();
     const schemasFor = (auth: RequestAuth | null): RequestSchemas => {
       const client = auth?.type === "client";
-      const parts = (client && route.clientRequest) || route.request || {};
-      return { params: parts.params?.strict(), query: strictQuery(route, client), body: parts.body };
+      let built = schemas.get(client);
+      if (!built) {
+        const parts = (client && route.clientRequest) || route.request || {};
+        built = { params: parts.params?.strict(), query: strictQuery(route, client), body: parts.body };
+        schemas.set(client, built);
+      }
+      return built;
     };
     app.on(route.method.toUpperCase(), route.path, async (c) => {
       const auth = route.access === "public" ? c.get("auth") : requireAccess(c, route.access);

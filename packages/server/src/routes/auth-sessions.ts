@@ -1,4 +1,3 @@
-import { clientIp } from "../http/client-ip.js";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
@@ -58,6 +57,8 @@ export const sessionsRoutes = [
         userId: user.id,
         expiresInMillis: body.expires_in_millis,
         isImpersonation: body.is_impersonation,
+        // The caller is the app's backend, not the user's device: the session's first refresh tells that.
+        device: {},
       });
       return { refresh_token: tokens.refresh_token, access_token: tokens.access_token };
     },
@@ -197,12 +198,13 @@ function renderSession(row: SessionRow, currentSessionId: string | null): Sessio
     is_impersonation: row.is_impersonation,
     last_used_at: row.last_used_at.getTime(),
     is_current_session: row.id === currentSessionId,
-    // No geolocation database is bundled: the address is known, its location is not.
+    ...(row.last_used_user_agent ? { last_used_at_user_agent: row.last_used_user_agent } : {}),
+    // No geolocation database is bundled: the address is known, and its country when a trusted proxy said it.
     ...(row.last_used_ip
       ? {
           last_used_at_end_user_ip_info: {
             ip: row.last_used_ip,
-            countryCode: null,
+            countryCode: row.last_used_country_code,
             regionCode: null,
             cityName: null,
             latitude: null,
@@ -268,7 +270,7 @@ function basicCredentials(header: string | undefined): { clientId: string; clien
  */
 async function refreshedAccessToken(c: Context<AppEnv>, project: ProjectRow, session: SessionRow): Promise<string> {
   const { db, env, caches } = c.get("deps");
-  const [record] = await Promise.all([findCachedUserRecord(db, caches, session.project_id, session.user_id), touchSession(db, session, clientIp(c))]);
+  const [record] = await Promise.all([findCachedUserRecord(db, caches, session.project_id, session.user_id), touchSession(db, session)]);
   if (!record) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
   return accessTokenForUserRecord(env, session, record, restrictionPolicy(project));
 }

@@ -11,12 +11,13 @@ import elementsPackage from "../../../elements/package.json" with { type: "json"
  * `/static/<version>/…` (the elements' exact version: cached for a year, immutable) and `/static/v1/…` (the
  * stable path the README's snippet uses: follows upgrades, so cached for an hour and revalidated by ETag).
  * Files: `latchkey.iife.js` (every element, the `Latchkey` global), `latchkey-sign-in.iife.js` (sign-in only),
- * `latchkey.js` (ESM), and `latchkey-webauthn.js` (the passkey library) and `locales/<locale>.json`, which the
- * bundles fetch next to themselves. Compressed with
+ * `latchkey.js` (ESM), and what the bundles fetch next to themselves on first use: `latchkey-account.js` (the
+ * account and team management elements), `latchkey-webauthn.js` (the passkey library), `latchkey-qr.js` (the
+ * QR code of two-factor setup) and `locales/<locale>.json`. Compressed with
  * brotli or gzip as the browser accepts, once per file and process.
  */
 const dist = fileURLToPath(new URL("../../../elements/dist/", import.meta.url));
-const BUNDLES = new Set(["latchkey.iife.js", "latchkey-sign-in.iife.js", "latchkey.js", "latchkey-webauthn.js"]);
+const BUNDLES = new Set(["latchkey.iife.js", "latchkey-sign-in.iife.js", "latchkey.js", "latchkey-webauthn.js", "latchkey-qr.js", "latchkey-account.js"]);
 const LOCALE_FILE = /^[a-zA-Z]{2}(-[a-zA-Z]{2})?\.json$/;
 export const STATIC_VERSION = elementsPackage.version;
 

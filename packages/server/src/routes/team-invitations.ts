@@ -41,14 +41,21 @@ export const teamInvitationsRoutes = [
     method: "post",
     path: "/team-invitations/send-code",
     summary: "Invite someone to a team",
-    description: "Mails `<callback_url>?code=…`. A client's user needs `$invite_members` in the team; the callback must be a trusted URL.",
+    description:
+      "Mails `<callback_url>?code=…`. A client's user needs `$invite_members` in the team; the callback must be a trusted URL. " +
+      "Latchkey extension: `permission_ids` names roles granted on acceptance, each of which a client's user must hold itself.",
     tags: TAGS,
     access: ANY_ACCESS,
     request: { body: teamInvitationSendBody },
     response: { description: "Sent; the invitation's id.", schema: teamInvitationSentResponse },
-    errors: [...INVITER_ERRORS, KnownErrors.RedirectUrlNotWhitelisted],
+    errors: [...INVITER_ERRORS, KnownErrors.RedirectUrlNotWhitelisted, KnownErrors.PermissionNotFound, KnownErrors.PermissionScopeMismatch],
     handler: async (c, { auth, body }) => {
-      const { id } = await sendTeamInvitation(c.get("deps"), auth, { teamId: body.team_id, email: body.email, callbackUrl: body.callback_url });
+      const { id } = await sendTeamInvitation(c.get("deps"), auth, {
+        teamId: body.team_id,
+        email: body.email,
+        callbackUrl: body.callback_url,
+        permissionIds: body.permission_ids,
+      });
       return { success: true, id } as const;
     },
   }),

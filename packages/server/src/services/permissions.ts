@@ -4,11 +4,13 @@ import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../db/schema.js";
 import { inTransaction, loadPermissionGraph, lockPermissionGraph } from "./permission-definitions.js";
 import { compareIds, type PermissionGraph, type PermissionScope } from "./permission-graph.js";
+import { emitWebhookEvents } from "./webhook-outbox.js";
 
 /**
  * Who holds which permission. Only direct grants are stored; what a grant implies through contained
  * permissions is computed from the project's graph when listing (`recursive`), so changing a
- * definition changes every holder at once.
+ * definition changes every holder at once. Direct grants and revocations are webhook events
+ * (services/webhook-outbox.ts), written in the same transaction.
  */
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -45,60 +47,75 @@ export async function grantTeamPermission(db: Executor, projectId: string, teamI
     assertGrantable(await lockPermissionGraph(trx, projectId), "team", permissionId);
     // The membership foreign key decides a race with the member leaving: the insert then fails, and is
     // reported as the membership being gone.
+    let granted: unknown[];
     try {
-      await trx
+      granted = await trx
         .insertInto("team_member_permissions")
         .values({ project_id: projectId, team_id: teamId, user_id: userId, permission_id: permissionId })
         .onConflict((oc) => oc.doNothing())
+        .returning("permission_id")
         .execute();
     } catch (error) {
       if ((error as { code?: string }).code === "23503") throw new KnownErrors.TeamMembershipNotFound(teamId, userId);
       throw error;
     }
-    return { id: permissionId, user_id: userId, team_id: teamId };
+    const read = { id: permissionId, user_id: userId, team_id: teamId };
+    // A grant already held changes nothing, and so announces nothing.
+    if (granted.length > 0) await emitWebhookEvents(trx, projectId, () => [{ type: "team_permission.created", data: read }]);
+    return read;
   });
 }
 
 /** Revokes a directly held team permission; one held only through another permission cannot be revoked alone. */
 export async function revokeTeamPermission(db: Executor, projectId: string, teamId: string, userId: string, permissionId: string): Promise<void> {
-  await assertMembership(db, projectId, teamId, userId);
-  const deleted = await db
-    .deleteFrom("team_member_permissions")
-    .where("project_id", "=", projectId)
-    .where("team_id", "=", teamId)
-    .where("user_id", "=", userId)
-    .where("permission_id", "=", permissionId)
-    .executeTakeFirst();
-  if (deleted.numDeletedRows === 0n) throw new KnownErrors.TeamPermissionNotFound(teamId, userId, permissionId);
+  await inTransaction(db, async (trx) => {
+    await assertMembership(trx, projectId, teamId, userId);
+    const deleted = await trx
+      .deleteFrom("team_member_permissions")
+      .where("project_id", "=", projectId)
+      .where("team_id", "=", teamId)
+      .where("user_id", "=", userId)
+      .where("permission_id", "=", permissionId)
+      .executeTakeFirst();
+    if (deleted.numDeletedRows === 0n) throw new KnownErrors.TeamPermissionNotFound(teamId, userId, permissionId);
+    await emitWebhookEvents(trx, projectId, () => [{ type: "team_permission.deleted", data: { id: permissionId, user_id: userId, team_id: teamId } }]);
+  });
 }
 
 export async function grantProjectPermission(db: Executor, projectId: string, userId: string, permissionId: string): Promise<ProjectPermissionRead> {
   return inTransaction(db, async (trx) => {
     await assertUserExists(trx, projectId, userId);
     assertGrantable(await lockPermissionGraph(trx, projectId), "project", permissionId);
+    let granted: unknown[];
     try {
-      await trx
+      granted = await trx
         .insertInto("project_user_permissions")
         .values({ project_id: projectId, user_id: userId, permission_id: permissionId })
         .onConflict((oc) => oc.doNothing())
+        .returning("permission_id")
         .execute();
     } catch (error) {
       if ((error as { code?: string }).code === "23503") throw new KnownErrors.UserIdDoesNotExist(userId);
       throw error;
     }
-    return { id: permissionId, user_id: userId };
+    const read = { id: permissionId, user_id: userId };
+    if (granted.length > 0) await emitWebhookEvents(trx, projectId, () => [{ type: "project_permission.created", data: read }]);
+    return read;
   });
 }
 
 export async function revokeProjectPermission(db: Executor, projectId: string, userId: string, permissionId: string): Promise<void> {
-  await assertUserExists(db, projectId, userId);
-  const deleted = await db
-    .deleteFrom("project_user_permissions")
-    .where("project_id", "=", projectId)
-    .where("user_id", "=", userId)
-    .where("permission_id", "=", permissionId)
-    .executeTakeFirst();
-  if (deleted.numDeletedRows === 0n) throw new KnownErrors.PermissionNotFound(permissionId);
+  await inTransaction(db, async (trx) => {
+    await assertUserExists(trx, projectId, userId);
+    const deleted = await trx
+      .deleteFrom("project_user_permissions")
+      .where("project_id", "=", projectId)
+      .where("user_id", "=", userId)
+      .where("permission_id", "=", permissionId)
+      .executeTakeFirst();
+    if (deleted.numDeletedRows === 0n) throw new KnownErrors.PermissionNotFound(permissionId);
+    await emitWebhookEvents(trx, projectId, () => [{ type: "project_permission.deleted", data: { id: permissionId, user_id: userId } }]);
+  });
 }
 
 export interface TeamPermissionFilter {

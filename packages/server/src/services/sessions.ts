@@ -8,6 +8,7 @@ import type { UserRecord } from "./user-read.js";
 import { restrictedReasonOf, restrictionPolicy, type RestrictionPolicy } from "./user-restrictions.js";
 import { signAccessToken } from "../crypto/access-tokens.js";
 import { hashSecret, randomSecret } from "../crypto/secrets.js";
+import { currentRequestDevice, type SessionDevice } from "./session-device.js";
 
 export type { SessionRow };
 
@@ -21,11 +22,14 @@ export interface NewSession {
   userId: string;
   expiresInMillis?: number;
   isImpersonation?: boolean;
+  /** Where the session is made from; by default the device of the request being handled. */
+  device?: SessionDevice;
 }
 
 /** Starts a session: a random refresh token, stored only as its hash. */
 export async function createSession(db: Db, session: NewSession): Promise<{ session: SessionRow; refreshToken: string }> {
   const refreshToken = randomSecret(256);
+  const device = session.device ?? currentRequestDevice();
   const row = await db
     .insertInto("sessions")
     .values({
@@ -34,6 +38,11 @@ export async function createSession(db: Db, session: NewSession): Promise<{ sess
       refresh_token_hash: hashSecret(refreshToken),
       is_impersonation: session.isImpersonation ?? false,
       expires_at: new Date(Date.now() + (session.expiresInMillis ?? DEFAULT_SESSION_LIFETIME_MS)),
+      // Making the session is its first use.
+      last_used_ip: device.ip ?? null,
+      created_user_agent: device.userAgent ?? null,
+      last_used_user_agent: device.userAgent ?? null,
+      last_used_country_code: device.countryCode ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -65,11 +74,26 @@ export async function findCachedSession(db: Db, caches: Caches, projectId: strin
   return row;
 }
 
-/** Records use of a session and its user's activity, at most once a minute. */
-export async function touchSession(db: Db, session: Pick<SessionRow, "id" | "user_id" | "last_used_at">, ip?: string): Promise<void> {
+/**
+ * Records use of a session (from which device: by default the request's) and its user's activity, at most
+ * once a minute.
+ */
+export async function touchSession(db: Db, session: Pick<SessionRow, "id" | "user_id" | "last_used_at">, given?: SessionDevice): Promise<void> {
   const now = new Date();
   if (now.getTime() - session.last_used_at.getTime() < ACTIVITY_WRITE_INTERVAL_MS) return;
-  await db.updateTable("sessions").set({ last_used_at: now, ...(ip ? { last_used_ip: ip } : {}) }).where("id", "=", session.id).execute();
+  // Only now: most refreshes record nothing, and need not work out the address.
+  const device = given ?? currentRequestDevice();
+  await db
+    .updateTable("sessions")
+    .set({
+      last_used_at: now,
+      // The country belongs to the address: a new address without one must not keep the old address's.
+      ...(device.ip ? { last_used_ip: device.ip, last_used_country_code: device.countryCode ?? null } : {}),
+      // A use that names no browser says nothing about the one recorded before.
+      ...(device.userAgent ? { last_used_user_agent: device.userAgent } : {}),
+    })
+    .where("id", "=", session.id)
+    .execute();
   await db
     .updateTable("users")
     .set({ last_active_at: now })

@@ -10,10 +10,12 @@ import { codeLink } from "../email/templates.js";
 import type { AppDeps, RequestAuth } from "./deps.js";
 import type { ProjectRow } from "../db/rows.js";
 import { assertMembership, assertUserExists } from "./team-access.js";
+import { loadPermissionGraph } from "./permission-definitions.js";
 import { grantDefaultTeamPermissions, hasTeamPermission } from "./team-permission-checks.js";
 import { findUserRow } from "./user-rows.js";
 import { restrictedReasonOf, restrictionPolicy } from "./user-restrictions.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
+import { emitWebhookEvents, membershipEvent } from "./webhook-outbox.js";
 
 /**
  * Team invitations (SPEC.md §7 "Teams"): a code mailed as `<callback_url>?code=<code>`, made and used by
@@ -31,6 +33,8 @@ const REMOVE_MEMBERS = "$remove_members";
 
 interface InvitationData {
   team_id: string;
+  /** Roles granted on acceptance (a Latchkey extension, issue 16); absent in invitations without. */
+  permission_ids?: string[];
 }
 
 interface TeamRow {
@@ -61,12 +65,17 @@ async function teamFor(db: Db, auth: RequestAuth, teamId: string, clientPermissi
   return findTeam(db, auth.project.id, teamId);
 }
 
-export async function sendTeamInvitation(deps: AppDeps, auth: RequestAuth, input: { teamId: string; email: string; callbackUrl: string }): Promise<{ id: string }> {
+export async function sendTeamInvitation(
+  deps: AppDeps,
+  auth: RequestAuth,
+  input: { teamId: string; email: string; callbackUrl: string; permissionIds?: readonly string[] },
+): Promise<{ id: string }> {
   const team = await teamFor(deps.db, auth, input.teamId, [INVITE_MEMBERS]);
+  const roles = await grantableRoles(deps.db, auth, team.id, input.permissionIds ?? []);
   const config = renderProjectConfig(auth.project.config_override as ConfigObject);
   if (!isUrlTrustedForProject(deps.env, auth.project.id, config, input.callbackUrl)) throw new KnownErrors.RedirectUrlNotWhitelisted();
   await assertSendAllowed(deps.db, { projectId: auth.project.id, purpose: "team_invitation", email: input.email });
-  const data: InvitationData = { team_id: team.id };
+  const data: InvitationData = roles.length > 0 ? { team_id: team.id, permission_ids: roles } : { team_id: team.id };
   const created = await createVerificationCode(deps.db, {
     projectId: auth.project.id,
     purpose: "team_invitation",
@@ -81,6 +90,29 @@ export async function sendTeamInvitation(deps: AppDeps, auth: RequestAuth, input
     variables: { teamDisplayName: team.display_name, teamInvitationLink: codeLink(input.callbackUrl, created.code) },
   });
   return { id: created.id };
+}
+
+/**
+ * The roles an invitation may carry: each a team permission the project defines (the protocol's errors for an
+ * unknown id or one of the project scope), and for a client's user one it holds itself, directly or contained
+ * in one it holds (TEAM_PERMISSION_REQUIRED naming it): nobody hands out more than they have.
+ */
+async function grantableRoles(db: Db, auth: RequestAuth, teamId: string, ids: readonly string[]): Promise<string[]> {
+  const roles = [...new Set(ids)];
+  if (roles.length === 0) return roles;
+  const graph = await loadPermissionGraph(db, auth.project.id);
+  for (const id of roles) {
+    if (graph.get("team", id)) continue;
+    const scope = graph.scopeOf(id);
+    throw scope ? new KnownErrors.PermissionScopeMismatch(id, "team", scope) : new KnownErrors.PermissionNotFound(id);
+  }
+  if (auth.type === "client") {
+    const userId = auth.user!.id;
+    for (const id of roles) {
+      if (!(await hasTeamPermission(db, auth.project.id, teamId, userId, id))) throw new KnownErrors.TeamPermissionRequired(teamId, userId, id);
+    }
+  }
+  return roles;
 }
 
 /** The team's pending invitations, oldest first. A client's user needs `$read_members`, then `$invite_members`. */
@@ -143,20 +175,25 @@ export async function acceptTeamInvitation(db: Db, auth: RequestAuth, code: stri
   const user = auth.user;
   if (!user) throw new KnownErrors.UserAuthenticationRequired();
   await useVerificationCode(db, { projectId: auth.project.id, purpose: "team_invitation", code }, async (data, trx) => {
-    await joinInvitedTeam(trx, auth.project, (data as InvitationData).team_id, user.id);
+    await joinInvitedTeam(trx, auth.project, data as InvitationData, user.id);
   });
 }
 
-/** The user joins the invitation's team as a member, unless already one. */
-async function joinInvitedTeam(trx: Executor, project: ProjectRow, teamId: string, userId: string): Promise<void> {
-  const team = await findTeam(trx, project.id, teamId);
+/**
+ * The user joins the invitation's team as a member, with the member defaults and the invitation's roles,
+ * unless already one (a member keeps their roles as they are).
+ */
+async function joinInvitedTeam(trx: Executor, project: ProjectRow, invitation: InvitationData, userId: string): Promise<void> {
+  const team = await findTeam(trx, project.id, invitation.team_id);
   const joined = await trx
     .insertInto("team_members")
     .values({ project_id: project.id, team_id: team.id, user_id: userId, display_name: null, profile_image_url: null })
     .onConflict((oc) => oc.columns(["team_id", "user_id"]).doNothing())
     .returning("user_id")
     .executeTakeFirst();
-  if (joined) await grantDefaultTeamPermissions(trx, project, team.id, userId, "member");
+  if (!joined) return;
+  await emitWebhookEvents(trx, project.id, () => [membershipEvent("team_membership.created", team.id, userId)]);
+  await grantDefaultTeamPermissions(trx, project, team.id, userId, "member", invitation.permission_ids ?? []);
 }
 
 /*
@@ -231,7 +268,7 @@ export async function acceptReceivedTeamInvitation(db: Db, project: ProjectRow, 
     const addressed = await verifiedEmailsOf(trx, project.id, user.id).where(sql<string>`lower(value)`, "=", invitation.email ?? "").executeTakeFirst();
     if (!addressed) throw new KnownErrors.TeamInvitationEmailMismatch();
     await trx.updateTable("verification_codes").set({ used_at: new Date() }).where("id", "=", invitation.id).execute();
-    await joinInvitedTeam(trx, project, (invitation.data as InvitationData).team_id, user.id);
+    await joinInvitedTeam(trx, project, invitation.data as InvitationData, user.id);
   });
 }
 

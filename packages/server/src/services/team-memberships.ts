@@ -3,6 +3,7 @@ import type { Db } from "../db/connect.js";
 import type { ProjectRow } from "./projects.js";
 import { assertMembership, assertTeamExists, assertTeamPermission, assertUserExists, inTransaction, signedInUserId, type TeamActor } from "./team-access.js";
 import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
+import { emitWebhookEvents, membershipEvent } from "./webhook-outbox.js";
 
 /**
  * Team memberships (SPEC.md §7 "Teams"): a server adds users to teams; anyone leaves a team, and a member
@@ -28,6 +29,7 @@ export async function addTeamMember(db: Db, project: ProjectRow, teamId: string,
       .executeTakeFirst();
     if (!joined) throw new KnownErrors.TeamMembershipAlreadyExists();
     await grantDefaultTeamPermissions(trx, project, teamId, userId, "member");
+    await emitWebhookEvents(trx, project.id, () => [membershipEvent("team_membership.created", teamId, userId)]);
   });
 }
 
@@ -44,5 +46,6 @@ export async function removeTeamMember(db: Db, projectId: string, actor: TeamAct
     }
     await assertMembership(trx, projectId, teamId, userId, "update");
     await trx.deleteFrom("team_members").where("team_id", "=", teamId).where("user_id", "=", userId).execute();
+    await emitWebhookEvents(trx, projectId, () => [membershipEvent("team_membership.deleted", teamId, userId)]);
   });
 }

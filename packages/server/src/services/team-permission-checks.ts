@@ -3,6 +3,7 @@ import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../c
 import type { Database } from "../db/schema.js";
 import { inTransaction, lockPermissionGraph, permissionGraphAt, projectRowVersion } from "./permission-definitions.js";
 import type { ProjectRow } from "./projects.js";
+import { emitWebhookEvents } from "./webhook-outbox.js";
 
 /**
  * The two team-permission operations the teams module needs: granting a new member the project's default
@@ -13,22 +14,36 @@ type Executor = Kysely<Database> | Transaction<Database>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Grants the project's default team permissions to a member: "creator" when they created the team, else "member". */
-export async function grantDefaultTeamPermissions(db: Executor, project: ProjectRow, teamId: string, userId: string, role: "creator" | "member"): Promise<void> {
+/**
+ * Grants the project's default team permissions to a member: "creator" when they created the team, else
+ * "member"; plus `extra` (the roles an invitation carries, issue 16).
+ */
+export async function grantDefaultTeamPermissions(
+  db: Executor,
+  project: ProjectRow,
+  teamId: string,
+  userId: string,
+  role: "creator" | "member",
+  extra: readonly string[] = [],
+): Promise<void> {
   const set = (defaults: ProjectConfig["rbac"]["defaultPermissions"]) => (role === "creator" ? defaults.teamCreator : defaults.teamMember);
   // Most projects set no defaults: then there is nothing to lock or write.
-  if (Object.keys(set(renderProjectConfig(project.config_override as ConfigObject).rbac.defaultPermissions)).length === 0) return;
+  if (extra.length === 0 && Object.keys(set(renderProjectConfig(project.config_override as ConfigObject).rbac.defaultPermissions)).length === 0) return;
   await inTransaction(db, async (trx) => {
     // The sets and definitions as of the locked row, not of the (possibly cached) project row passed in.
     const graph = await lockPermissionGraph(trx, project.id);
-    // A default naming a permission that is not defined (the config allows it) grants nothing.
-    const ids = Object.entries(set(graph.defaults)).filter(([id, on]) => on && graph.get("team", id)).map(([id]) => id);
+    // A default naming a permission that is not defined (the config allows it) grants nothing; nor does an
+    // invitation's role deleted since the invitation was sent.
+    const wanted = [...Object.entries(set(graph.defaults)).filter(([, on]) => on).map(([id]) => id), ...extra];
+    const ids = [...new Set(wanted)].filter((id) => graph.get("team", id));
     if (ids.length === 0) return;
-    await trx
+    const granted = await trx
       .insertInto("team_member_permissions")
       .values(ids.map((permission_id) => ({ project_id: project.id, team_id: teamId, user_id: userId, permission_id })))
       .onConflict((oc) => oc.doNothing())
+      .returning("permission_id")
       .execute();
+    await emitWebhookEvents(trx, project.id, () => granted.map((g) => ({ type: "team_permission.created", data: { id: g.permission_id, team_id: teamId, user_id: userId } })));
   });
 }
 

@@ -7,6 +7,7 @@ import type { ProjectRow } from "./projects.js";
 import { saveProfileImage, type ProfileImageChange } from "./profile-images.js";
 import { assertMembership, assertTeamExists, assertTeamPermission, assertUserExists, inTransaction, signedInUserId, type TeamActor } from "./team-access.js";
 import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
+import { emitWebhookEvents, membershipEvent, teamEventData } from "./webhook-outbox.js";
 
 /**
  * Teams (SPEC.md §7 "Teams"): create, read, list, update and delete. A client acts as its signed-in user,
@@ -68,6 +69,11 @@ export async function createTeam(db: Db, project: ProjectRow, input: TeamFields 
       team = await trx.updateTable("teams").set({ profile_image_url: profileImageUrl }).where("id", "=", team.id).returningAll().executeTakeFirstOrThrow();
     }
     if (input.creatorUserId) await joinAsCreator(trx, project, team.id, input.creatorUserId);
+    const created = team;
+    await emitWebhookEvents(trx, project.id, () => [
+      { type: "team.created", data: teamEventData(created) },
+      ...(input.creatorUserId ? [membershipEvent("team_membership.created", created.id, input.creatorUserId)] : []),
+    ]);
     return team;
   });
 }
@@ -109,15 +115,17 @@ export async function updateTeam(db: Db, projectId: string, actor: TeamActor, te
     if (update.clientReadOnlyMetadata !== undefined) columns.client_read_only_metadata = json(update.clientReadOnlyMetadata);
     if (update.serverMetadata !== undefined) columns.server_metadata = json(update.serverMetadata);
     const query = trx.selectFrom("teams").selectAll().where("id", "=", teamId);
-    if (Object.keys(columns).length === 0) return query.executeTakeFirstOrThrow();
-    return trx.updateTable("teams").set(columns).where("id", "=", teamId).returningAll().executeTakeFirstOrThrow();
+    const team = Object.keys(columns).length === 0 ? await query.executeTakeFirstOrThrow() : await trx.updateTable("teams").set(columns).where("id", "=", teamId).returningAll().executeTakeFirstOrThrow();
+    await emitWebhookEvents(trx, projectId, () => [{ type: "team.updated", data: teamEventData(team) }]);
+    return team;
   });
 }
 
 /**
  * Deletes a team; a client's user needs `$delete_team` in it. In one transaction: the memberships with
  * their profiles and permissions go by foreign-key cascade, members who had it selected have no selected
- * team any more, and its pending invitations are withdrawn.
+ * team any more, and its pending invitations are withdrawn. With webhooks, `team_membership.deleted` for each
+ * member and `team.deleted` are written in the same transaction.
  */
 export async function deleteTeam(db: Db, projectId: string, actor: TeamActor, teamId: string): Promise<void> {
   await inTransaction(db, async (trx) => {
@@ -129,6 +137,11 @@ export async function deleteTeam(db: Db, projectId: string, actor: TeamActor, te
       .where("purpose", "=", "team_invitation")
       .where(sql<string>`data->>'team_id'`, "=", teamId)
       .execute();
+    // The members the cascade removes, each announced as a removed membership, and only when someone listens.
+    await emitWebhookEvents(trx, projectId, async () => {
+      const members = await trx.selectFrom("team_members").select("user_id").where("team_id", "=", teamId).execute();
+      return [...members.map((m) => membershipEvent("team_membership.deleted", teamId, m.user_id)), { type: "team.deleted", data: { id: teamId } }];
+    });
     await trx.deleteFrom("teams").where("id", "=", teamId).execute();
   });
 }

@@ -3,14 +3,18 @@ import { exactAddressFirst, sameAuthAddress } from "./auth-address.js";
 import { sql, type SqlBool, type Updateable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { ContactChannelsTable, UsersTable } from "../db/schema.js";
+import type { ContactChannelRow } from "../db/rows.js";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
-import type { ProjectRow } from "./projects.js";
+import { findProject, type ProjectRow } from "./projects.js";
 import { grantSignUpPermissions } from "./permissions.js";
 import { saveProfileImage, type ProfileImageChange } from "./profile-images.js";
 import { revokeUserSessions } from "./sessions.js";
+import { inTransaction as runInTransaction } from "./team-access.js";
 import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
+import { completeUserRecord } from "./user-read.js";
 import { isRestrictedSql, type RestrictionPolicy } from "./user-restrictions.js";
+import { emitWebhookEvents, membershipEvent, teamEventData, userEventData, webhooksListening, writeWebhookEvents } from "./webhook-outbox.js";
 
 export interface NewUser {
   displayName?: string | null;
@@ -92,8 +96,9 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
         const profileImageUrl = await saveProfileImage(trx, project.id, { userId: user.id }, input.profileImage);
         user = await trx.updateTable("users").set({ profile_image_url: profileImageUrl }).where("id", "=", user.id).returningAll().executeTakeFirstOrThrow();
       }
+      let primaryEmail: ContactChannelRow | null = null;
       if (input.primaryEmail) {
-        await trx
+        primaryEmail = await trx
           .insertInto("contact_channels")
           .values({
             project_id: project.id,
@@ -104,7 +109,8 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
             is_primary: true,
             used_for_auth: input.primaryEmailAuthEnabled ?? true,
           })
-          .execute();
+          .returningAll()
+          .executeTakeFirstOrThrow();
       }
       for (const link of input.oauthAccounts ?? []) {
         await trx
@@ -113,9 +119,18 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
           .execute();
       }
       await grantSignUpPermissions(trx, project.id, user.id, config.rbac.defaultPermissions.signUp);
+      // `user.created` shows the user as the creating route answers (and the protocol's server sends it): before
+      // the personal team, so without a selected team. Built from what was just written: the event costs no reads.
+      const record = {
+        user,
+        primaryEmail,
+        selectedTeam: null,
+        oauthAccounts: (input.oauthAccounts ?? []).map((link) => ({ provider_config_id: link.providerConfigId, provider_account_id: link.accountId, email: link.email })),
+      };
       if (config.teams.createPersonalTeamOnSignUp && !input.isAnonymous) {
-        return createPersonalTeam(trx, project, user.id, storedDisplayName(input.displayName) ?? input.primaryEmail ?? null);
+        user = await createPersonalTeam(trx, project, user.id, storedDisplayName(input.displayName) ?? input.primaryEmail ?? null);
       }
+      await emitWebhookEvents(trx, project.id, () => [{ type: "user.created", data: userEventData(project, record) }]);
       return user;
     });
   } catch (error) {
@@ -141,10 +156,11 @@ export async function createPersonalTeam(trx: Db, project: ProjectRow, userId: s
   const team = await trx
     .insertInto("teams")
     .values({ project_id: project.id, display_name: personalTeamName(ownerName), profile_image_url: null, client_metadata: null, client_read_only_metadata: null, server_metadata: null })
-    .returning("id")
+    .returningAll()
     .executeTakeFirstOrThrow();
   await trx.insertInto("team_members").values({ project_id: project.id, team_id: team.id, user_id: userId, display_name: null, profile_image_url: null }).execute();
   await grantDefaultTeamPermissions(trx, project, team.id, userId, "creator");
+  await emitWebhookEvents(trx, project.id, () => [{ type: "team.created", data: teamEventData(team) }, membershipEvent("team_membership.created", team.id, userId)]);
   return trx.updateTable("users").set({ selected_team_id: team.id }).where("id", "=", userId).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -248,6 +264,7 @@ export async function updateUser(db: Db, projectId: string, userId: string, upda
       // Turning passkey sign-in off removes the passkey, as the protocol's reference does: turning it on
       // again needs a new registration, not a credential that lay dormant.
       if (update.passkeyAuthEnabled === false) await trx.deleteFrom("passkey_credentials").where("user_id", "=", userId).execute();
+      await emitWebhookEvents(trx, projectId, async () => [{ type: "user.updated", data: userEventData(await findProject(trx, projectId), await completeUserRecord(trx, user)) }]);
       return user;
     });
   } catch (error) {
@@ -300,13 +317,27 @@ async function updatePrimaryEmail(trx: Db, projectId: string, userId: string, up
 }
 
 /**
- * Deletes a user with one statement: their sessions, contact channels and team memberships go with them
- * (foreign-key cascades). False when the project has no such user.
+ * Deletes a user: their sessions, contact channels and team memberships go with them (foreign-key cascades).
+ * With webhooks, the same transaction records `user.deleted` (with the teams the user was in, as the protocol
+ * sends it) and a `team_membership.deleted` per membership the cascade removes. False when the project has no
+ * such user.
  */
 export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
   if (!UUID.test(userId)) return false;
-  const result = await db.deleteFrom("users").where("project_id", "=", projectId).where("id", "=", userId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return runInTransaction(db, async (trx) => {
+    const listening = await webhooksListening(trx, projectId);
+    // Read before the delete (the cascade takes the memberships), and only when someone listens.
+    const teamIds = listening ? (await trx.selectFrom("team_members").select("team_id").where("user_id", "=", userId).execute()).map((m) => m.team_id) : [];
+    const result = await trx.deleteFrom("users").where("project_id", "=", projectId).where("id", "=", userId).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return false;
+    if (listening) {
+      await writeWebhookEvents(trx, projectId, [
+        ...teamIds.map((teamId) => membershipEvent("team_membership.deleted", teamId, userId)),
+        { type: "user.deleted", data: { id: userId, teams: teamIds.map((id) => ({ id })) } },
+      ]);
+    }
+    return true;
+  });
 }
 
 export interface UserListOptions {

@@ -1,10 +1,10 @@
 import { KnownErrors, type KnownError } from "@latchkey/protocol/errors";
-import { HTTPException } from "hono/http-exception";
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { Database } from "../db/schema.js";
 import type { VerificationCodesTable } from "../db/schema-verification.js";
 import { CROCKFORD_ALPHABET, hashSecret, secureRandomString } from "../crypto/secrets.js";
+import { tooManyAttempts } from "./auth-throttle.js";
 
 /**
  * One mechanism for every one-time code (issue 4, SPEC §4 "Verification codes"): email verification,
@@ -50,10 +50,10 @@ export const DEFAULT_MAX_ATTEMPTS = 20;
 
 /**
  * Send throttling: at most SEND_LIMIT codes of one purpose to one email address (case-insensitive) per
- * project within SEND_WINDOW_MS; the next send is refused with HTTP 429 (plain-text body) until the oldest
- * falls out of the window. The reference has no known error for this, hence a plain 429. The count is
- * read before the insert, so a burst of concurrent sends may overshoot by the number racing; that still
- * stops anyone from mail-bombing an address through the API.
+ * project within SEND_WINDOW_MS; the next send is refused with HTTP 429 (plain-text body; `Retry-After`: the
+ * seconds until the oldest counted send leaves the window, as every throttle answers). The reference has no
+ * known error for this, hence a plain 429. The count is read before the insert, so a burst of concurrent
+ * sends may overshoot by the number racing; that still stops anyone from mail-bombing an address.
  */
 export const SEND_LIMIT = 5;
 export const SEND_WINDOW_MS = 10 * 60_000;
@@ -159,19 +159,23 @@ export async function checkVerificationCode(db: Executor, input: PresentedCode):
 
 /** Refuses a send beyond the throttling rule above (HTTP 429). */
 export async function assertSendAllowed(db: Executor, input: { projectId: string; purpose: VerificationPurpose; email: string }): Promise<void> {
-  const { count } = await db
+  // The newest SEND_LIMIT sends in the window: once the oldest of them leaves it, fewer than SEND_LIMIT
+  // remain, even after a race overshot the limit.
+  const counted = await db
     .selectFrom("verification_codes")
-    .select((eb) => eb.fn.countAll<number>().as("count"))
+    .select("created_at")
     .where("project_id", "=", input.projectId)
     .where("purpose", "=", input.purpose)
     .where("email", "=", input.email.toLowerCase())
     .where("created_at", ">", new Date(Date.now() - SEND_WINDOW_MS))
-    .executeTakeFirstOrThrow();
-  if (Number(count) >= SEND_LIMIT) {
-    throw new HTTPException(429, {
-      message: `Too many emails sent to this address: at most ${SEND_LIMIT} in ${SEND_WINDOW_MS / 60_000} minutes. Please wait a few minutes and try again.`,
-    });
-  }
+    .orderBy("created_at", "desc")
+    .limit(SEND_LIMIT)
+    .execute();
+  if (counted.length < SEND_LIMIT) return;
+  const leavesWindowAt = new Date(counted[SEND_LIMIT - 1]!.created_at).getTime() + SEND_WINDOW_MS;
+  // Rounded up, so a client that waits exactly this long is let through; at least 1 s (Retry-After has no 0 wait).
+  const seconds = Math.min(SEND_WINDOW_MS / 1000, Math.max(1, Math.ceil((leavesWindowAt - Date.now()) / 1000)));
+  throw tooManyAttempts(seconds, `Too many emails sent to this address: at most ${SEND_LIMIT} in ${SEND_WINDOW_MS / 60_000} minutes`);
 }
 
 interface Failure {

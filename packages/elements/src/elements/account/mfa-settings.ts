@@ -1,11 +1,11 @@
 import type { CurrentUser, Loadable, Project } from "@latchkey/core";
-import { html, type TemplateResult } from "lit-html";
+import { html, nothing, type TemplateResult } from "lit-html";
 import { unsafeSVG } from "lit-html/directives/unsafe-svg.js";
-import { renderSVG } from "uqr";
 import { AuthElement } from "../../base/auth-element.js";
 import { describeError, type ShownError } from "../../base/errors.js";
 import { field, formError, formValues, submit } from "../../base/forms.js";
 import { msg } from "../../base/i18n.js";
+import { loadQrCode } from "../../base/qr-code.js";
 import { base32, base64, newTotpSecret, otpauthUri, totpMatches } from "../../base/totp.js";
 
 /**
@@ -30,6 +30,8 @@ export class AuthMfaSettingsElement extends AuthElement {
   declare secret: Uint8Array<ArrayBuffer> | null;
   declare busy: boolean;
   declare error: ShownError | null;
+  // The QR-code library, loaded on the first "Turn on" (base/qr-code.ts); without it, the key is still shown.
+  private renderQr: ((text: string) => string) | null = null;
   private readonly user = this.watch((app) => app.$user);
   private readonly project = this.watch((app) => app.$project);
 
@@ -50,14 +52,14 @@ export class AuthMfaSettingsElement extends AuthElement {
     }
     if (!this.secret) {
       return html`<div class="lk-stack"><p>${msg("Protect your account with a code from an authenticator app at each sign-in.")}</p>
-        <button type="button" @click=${this.start}>${msg("Turn on two-factor authentication")}</button></div>`;
+        <button type="button" ?disabled=${this.busy} aria-busy=${this.busy ? "true" : "false"} @click=${this.start}>${msg("Turn on two-factor authentication")}</button></div>`;
     }
     const project = this.project() as Loadable<Project> | undefined;
     const issuer = project?.status === "ready" ? project.value.displayName : location.hostname;
     const uri = otpauthUri(this.secret, user.value.primaryEmail ?? user.value.id, issuer);
     return html`<div class="lk-stack">
       <p>${msg("Scan this QR code with your authenticator app, or enter the key by hand, then type the code it shows.")}</p>
-      <div class="lk-qr" part="qr" role="img" aria-label=${msg("QR code for your authenticator app")}>${unsafeSVG(renderSVG(uri))}</div>
+      ${this.renderQr ? html`<div class="lk-qr" part="qr" role="img" aria-label=${msg("QR code for your authenticator app")}>${unsafeSVG(this.renderQr(uri))}</div>` : nothing}
       <p>${msg("Key:")} <code class="lk-secret">${base32(this.secret).replace(/(.{4})/g, "$1 ").trim()}</code></p>
       <form @submit=${this.confirm}>
         ${field({ uid: this.uid, name: "code", label: msg("Code"), autocomplete: "one-time-code", inputmode: "numeric", minlength: 6, maxlength: 6, autofocus: true, error: this.error })}
@@ -67,7 +69,15 @@ export class AuthMfaSettingsElement extends AuthElement {
     </div>`;
   }
 
-  private start = (): void => {
+  private start = async (): Promise<void> => {
+    if (this.busy) return;
+    this.busy = true;
+    // The code appears with its key, not a moment after; if the library cannot load, the key alone still works.
+    this.renderQr ??= await loadQrCode().then(
+      (library) => library.renderSVG,
+      () => null,
+    );
+    this.busy = false;
     this.secret = newTotpSecret();
     this.error = null;
     this.focusStep();

@@ -4,11 +4,12 @@ import { describeError } from "../../base/errors.js";
 import { msg, str } from "../../base/i18n.js";
 import { absoluteTime, keepFocusIn, relativeTime } from "./account-common.js";
 import { UserListSection } from "./user-list-section.js";
+import { browserAndSystem, countryName } from "./user-agent.js";
 
 /**
- * Where the signed-in user is signed in: every session with when (and from where) it was last used, the one
- * of this browser marked. Other sessions can be revoked (the device is signed out at its next refresh); this
- * one ends with signing out instead.
+ * Where the signed-in user is signed in: every session with its browser and system, when and from where
+ * (address, and country when the server knows it) it was last used, the one of this browser marked. Other
+ * sessions can be revoked (the device is signed out at its next refresh); this one ends with signing out instead.
  *
  * @element auth-session-settings
  * @fires auth-session-revoked - After another session was revoked; `detail` is `{ sessionId }`.
@@ -29,11 +30,13 @@ export class AuthSessionSettingsElement extends UserListSection<UserSession> {
 
   private session(session: UserSession): TemplateResult {
     const lastUsed = session.lastUsedAt ?? session.createdAt;
-    const where = session.geoInfo ? [session.geoInfo.cityName, session.geoInfo.countryCode].filter(Boolean).join(", ") || session.geoInfo.ip : "";
+    const geo = session.geoInfo;
+    const place = geo ? [geo.cityName, geo.countryCode && countryName(geo.countryCode)].filter(Boolean).join(", ") : "";
+    const where = [geo?.ip, place].filter(Boolean).join(" · ");
     const labelId = `${this.uid}-${session.id}`;
     return html`<li>
       <span class="lk-grow" id=${labelId}>
-        ${session.isCurrentSession ? msg("This browser") : msg("Another browser or device")}
+        ${this.device(session)}
         <br /><span class="lk-note">${msg(str`Last used ${relativeTime(lastUsed)}`)}
           (<time datetime=${lastUsed.toISOString()}>${absoluteTime(lastUsed)}</time>)${where ? html` · ${where}` : nothing}</span>
       </span>
@@ -42,6 +45,13 @@ export class AuthSessionSettingsElement extends UserListSection<UserSession> {
         : html`<button type="button" class="lk-danger" aria-describedby=${labelId} ?disabled=${this.working === session.id}
             aria-busy=${this.working === session.id ? "true" : "false"} @click=${() => this.revoke(session)}>${msg("Revoke")}</button>`}
     </li>`;
+  }
+
+  /** "Chrome on macOS", as far as the session's User-Agent tells. */
+  private device(session: UserSession): string {
+    const { browser, system } = session.userAgent ? browserAndSystem(session.userAgent) : {};
+    if (browser && system) return msg(str`${browser} on ${system}`);
+    return browser ?? system ?? (session.isCurrentSession ? msg("This browser") : msg("Another browser or device"));
   }
 
   private async revoke(session: UserSession): Promise<void> {

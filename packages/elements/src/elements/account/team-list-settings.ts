@@ -6,10 +6,12 @@ import { formError, formValues, submit } from "../../base/forms.js";
 import { msg, str } from "../../base/i18n.js";
 import { accountCss, keepFocusIn } from "./account-common.js";
 import { confirmAction } from "./confirm-dialog.js";
+import { isOnlyAdminAmongOthers, onlyAdminExplanation } from "../teams/team-roles.js";
 
 /**
  * The teams the signed-in user belongs to, the selected one marked; create a team (when the project lets
- * users do so) and leave a team after confirming.
+ * users do so) and leave a team after confirming. The team's only admin is told why they cannot leave while
+ * others remain instead (see teams/team-roles.ts).
  *
  * @element auth-team-list-settings
  * @fires auth-team-created - After a team was created (and selected); `detail` is `{ teamId }`.
@@ -99,6 +101,11 @@ export class AuthTeamListSettingsElement extends AuthElement {
 
   private async leave(team: Team): Promise<void> {
     if (this.working || !this.app) return;
+    if (await this.isOnlyAdmin(team)) {
+      this.status = "";
+      this.error = { field: "form", message: onlyAdminExplanation() };
+      return;
+    }
     const confirmed = await confirmAction(this, {
       title: msg(str`Leave ${team.displayName}?`),
       message: msg("You will lose access to this team until someone invites you again."),
@@ -119,5 +126,20 @@ export class AuthTeamListSettingsElement extends AuthElement {
     }
     // Once the buttons are enabled again (a disabled button cannot take focus).
     void keepFocusIn(this, ".lk-list button", "input[name=team-name]");
+  }
+
+  /**
+   * Asked when the person wants to leave (not for every team up front). Without `$read_members` the roles
+   * cannot be read: the guard then stands aside, as the server itself lets anyone leave.
+   */
+  private async isOnlyAdmin(team: Team): Promise<boolean> {
+    const user = this.user() as Loadable<CurrentUser | null> | undefined;
+    const userId = user?.status === "ready" ? user.value?.id : undefined;
+    if (!userId) return false;
+    try {
+      return isOnlyAdminAmongOthers(await this.app!.listTeamMemberRoles(team.id), userId);
+    } catch {
+      return false;
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { ClientApp, CurrentUser, Loadable, Team, TeamInvitation, TeamMemberProfile } from "@latchkey/core";
+import type { ClientApp, CurrentUser, Loadable, Team, TeamInvitation, TeamMemberProfile, TeamMemberRoles } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
 import { AVATAR_CSS } from "../../base/avatar.js";
@@ -10,6 +10,7 @@ import { absoluteDate, accountCss } from "../account/account-common.js";
 import { avatarDataUrl, AvatarTooLargeError } from "../account/avatar-image.js";
 import { confirmAction } from "../account/confirm-dialog.js";
 import { teamAvatar } from "./team-avatar.js";
+import { isOnlyAdminAmongOthers, onlyAdminExplanation } from "./team-roles.js";
 
 /** The team permissions (SPEC.md §7 "Permissions") that decide which parts of the settings a member sees. */
 type Permission = "$update_team" | "$delete_team" | "$read_members" | "$remove_members" | "$invite_members";
@@ -21,12 +22,16 @@ interface Loaded {
   team: Team;
   permissions: Set<string>;
   members: TeamMemberProfile[];
+  /** Each member's roles (with `$read_members`), shown as badges and deciding whether the user may leave. */
+  roles: TeamMemberRoles[];
   invitations: TeamInvitation[];
 }
 
 /**
- * One team's settings for its members: name and image, members with their team profiles, invitations by
- * email, pending invitations, removing members, leaving and deleting the team. Each action is shown only to
+ * One team's settings for its members: name and image, members with their team profiles and roles,
+ * invitations by email (with a role the inviter holds, when the project defines team roles), pending
+ * invitations, removing members, leaving and deleting the team. The team's only admin cannot leave while
+ * others remain (explained next to the button; see team-roles.ts). Each action is shown only to
  * members holding the permission it needs (`$update_team`, `$read_members`, `$invite_members`,
  * `$remove_members`, `$delete_team`, from `listMyTeamPermissions`); the server checks them again. Removing,
  * leaving and deleting are confirmed in a native modal dialog.
@@ -46,6 +51,7 @@ interface Loaded {
  * @csspart dialog - The confirmation dialogs.
  * @csspart label - The labels of the name and invitation email inputs.
  * @csspart invite-status - "Invitation sent to …", next to the invitation form.
+ * @csspart role - A member's role badge.
  */
 export class AuthTeamSettingsElement extends AuthElement {
   static override properties = {
@@ -108,12 +114,14 @@ export class AuthTeamSettingsElement extends AuthElement {
       }
       const permissions = new Set(permissionList);
       // Only what the member may see is asked for: the server would refuse the rest.
-      const [members, invitations] = await Promise.all([
+      const [members, roles, invitations] = await Promise.all([
         permissions.has("$read_members") ? app.listTeamMembers(teamId) : Promise.resolve([]),
+        // A Latchkey extension: from a server without it the settings still work, without badges or guard.
+        permissions.has("$read_members") ? app.listTeamMemberRoles(teamId).catch(() => []) : Promise.resolve([]),
         permissions.has("$invite_members") ? app.listTeamInvitations(teamId) : Promise.resolve([]),
       ]);
       if (this.loadingFor === teamId) {
-        this.loaded = { team, permissions, members, invitations };
+        this.loaded = { team, permissions, members, roles, invitations };
         this.failure = null;
       }
     } catch (error) {
@@ -135,6 +143,8 @@ export class AuthTeamSettingsElement extends AuthElement {
     if (!this.loaded || user?.status !== "ready" || !user.value) return html`<p class="lk-note" role="status" aria-busy="true">${msg("Loading…")}</p>`;
     const { team, permissions } = this.loaded;
     const can = (permission: Permission) => permissions.has(permission);
+    const onlyAdmin = isOnlyAdminAmongOthers(this.loaded.roles, user.value.id);
+    const explanationId = `${this.uid}-only-admin`;
     return html`<div class="lk-section lk-stack" part="base">
       <h2 class="lk-team-head" tabindex="-1">${teamAvatar(team)}<span class="lk-name" title=${team.displayName}>${team.displayName}</span></h2>
       <p class="lk-note" role="status">${this.noticeOf === "invite" ? "" : (this.notice ?? "")}</p>
@@ -144,8 +154,13 @@ export class AuthTeamSettingsElement extends AuthElement {
       ${can("$invite_members") ? this.renderInvitations() : nothing}
       <section class="lk-stack" aria-labelledby=${`${this.uid}-leave`}>
         <h3 id=${`${this.uid}-leave`}>${can("$delete_team") ? msg("Leave or delete the team") : msg("Leave the team")}</h3>
+        ${onlyAdmin
+          ? html`<p class="lk-note" id=${explanationId}>${onlyAdminExplanation()} ${can("$delete_team") ? msg("You can also delete the team for everyone.") : nothing}</p>`
+          : nothing}
         <div class="lk-actions">
-          <button type="button" class="lk-danger" ?disabled=${!!this.busy} @click=${this.leave}>${msg("Leave team")}</button>
+          <button type="button" class="lk-danger" ?disabled=${!!this.busy || onlyAdmin} aria-describedby=${onlyAdmin ? explanationId : nothing} @click=${this.leave}>
+            ${msg("Leave team")}
+          </button>
           ${can("$delete_team") ? html`<button type="button" class="lk-danger" ?disabled=${!!this.busy} @click=${this.delete}>${msg("Delete team")}</button>` : nothing}
         </div>
       </section>
@@ -168,12 +183,14 @@ export class AuthTeamSettingsElement extends AuthElement {
   }
 
   private renderMembers(myId: string, canRemove: boolean): TemplateResult {
+    const rolesOf = (userId: string) => this.loaded!.roles.find((member) => member.userId === userId)?.permissionIds ?? [];
     return html`<section class="lk-stack" aria-labelledby=${`${this.uid}-members`}>
       <h3 id=${`${this.uid}-members`}>${msg("Members")}</h3>
       <ul class="lk-list">${this.loaded!.members.map((member) => {
         const name = member.displayName ?? msg("Unnamed member");
         return html`<li>${teamAvatar({ displayName: name, profileImageUrl: member.profileImageUrl })}
           <span class="lk-grow lk-name" title=${name}>${name}</span>${member.userId === myId ? html`<span class="lk-badge">${msg("You")}</span>` : nothing}
+          ${rolesOf(member.userId).map((role) => html`<span class="lk-badge" part="role">${role}</span>`)}
           ${canRemove && member.userId !== myId
             ? html`<button type="button" class="lk-danger" ?disabled=${!!this.busy} aria-label=${msg(str`Remove ${name}`)} @click=${() => this.removeMember(member, name)}>${msg("Remove")}</button>`
             : nothing}</li>`;
@@ -183,10 +200,20 @@ export class AuthTeamSettingsElement extends AuthElement {
 
   private renderInvitations(): TemplateResult {
     const invitations = this.loaded!.invitations;
+    // The project's own team roles the user holds (the server refuses granting any other); none: no picker.
+    const grantable = [...this.loaded!.permissions].filter((id) => !id.startsWith("$")).sort();
+    const roleId = `${this.uid}-role`;
     return html`<section class="lk-stack" aria-labelledby=${`${this.uid}-invite`}>
       <h3 id=${`${this.uid}-invite`}>${msg("Invite a member")}</h3>
       <form @submit=${this.invite}>
         ${field({ uid: this.uid, name: "email", label: msg("Email"), type: "email", autocomplete: "off", error: this.error })}
+        ${grantable.length
+          ? html`<label part="label" for=${roleId}>${msg("Role")}
+              <select id=${roleId} name="role">
+                <option value="">${msg("Member (default)")}</option>
+                ${grantable.map((id) => html`<option value=${id}>${id}</option>`)}
+              </select></label>`
+          : nothing}
         ${submit(msg("Send invitation"), msg("Sending…"), this.busy === "invite")}
       </form>
       <p class="lk-note" role="status" part="invite-status">${this.noticeOf === "invite" ? this.notice : ""}</p>
@@ -260,9 +287,9 @@ export class AuthTeamSettingsElement extends AuthElement {
 
   private invite = (event: Event): Promise<void> => {
     const form = event.target as HTMLFormElement;
-    const { email = "" } = formValues(event);
+    const { email = "", role = "" } = formValues(event);
     return this.act("invite", async () => {
-      await this.app!.inviteToTeam(this.loaded!.team.id, { email: email.trim() });
+      await this.app!.inviteToTeam(this.loaded!.team.id, { email: email.trim(), permissionIds: role ? [role] : [] });
       form.reset();
       await this.reload();
       return msg(str`Invitation sent to ${email.trim()}.`);

@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+// Webhooks (issue 18), two figures against one fresh database:
+//   (1) what one configured endpoint adds to the write path, for a project without endpoints and one with an
+//       endpoint, interleaved so both see the same machine load:
+//       (a) in process, before the server (and so its delivery worker) runs: createUser (with an email; the
+//           project makes a personal team) and createTeam (with a creator) — the write path alone; and the
+//           lookup a project without endpoints pays per write (against an empty transaction);
+//       (b) over HTTP, sequential (password sign-up, server-created user, team with creator), while the worker
+//           delivers each event as it is written: the write path plus the delivery competing for the cores.
+//   (2) delivery throughput: --events events written to the outbox in one transaction, then the time until a
+//       local receiver (answering 200 at once) has them all and the workers have recorded every attempt.
+// Not part of `npm test` (STYLE.md §9). Runs the real server in this process.
+//
+//   node --conditions=source bench/webhooks.mjs [--writes 300] [--events 5000] [--pglite]
+//
+// BENCH_DATABASE_URL: an admin URL of a local PostgreSQL (default postgres://postgres:postgres@127.0.0.1:5432/postgres);
+// the database latchkey_bench_webhooks is created and dropped. --pglite uses in-memory PGlite instead.
+import { createServer } from "node:http";
+import { parseArgs } from "node:util";
+import { register } from "tsx/esm/api";
+import { dropDatabase, freshPostgres, pgVersion } from "./bench-database.mjs";
+
+register();
+const { values: args } = parseArgs({
+  options: { writes: { type: "string", default: "300" }, events: { type: "string", default: "5000" }, pglite: { type: "boolean", default: false } },
+});
+const WRITES = Number(args.writes);
+const EVENTS = Number(args.events);
+
+const src = new URL("../packages/server/src/", import.meta.url);
+const { connectDatabase } = await import(new URL("db/connect.ts", src).href);
+const { readEnv } = await import(new URL("env.ts", src).href);
+const { createLogger } = await import(new URL("log.ts", src).href);
+const { startServer } = await import(new URL("server.ts", src).href);
+const { createKeySet } = await import(new URL("services/api-keys.ts", src).href);
+const { createProject } = await import(new URL("services/projects.ts", src).href);
+const { createEndpoint } = await import(new URL("services/webhook-endpoints.ts", src).href);
+const { webhooksListening, writeWebhookEvents } = await import(new URL("services/webhook-outbox.ts", src).href);
+const { migrate } = await import(new URL("db/migrate.ts", src).href);
+const { createUser } = await import(new URL("services/users.ts", src).href);
+const { createTeam } = await import(new URL("services/teams.ts", src).href);
+
+let received = 0;
+const receiver = createServer((request, response) => {
+  request.resume();
+  request.on("end", () => {
+    received++;
+    response.writeHead(200).end("ok");
+  });
+});
+await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+
+const DATABASE = "latchkey_bench_webhooks";
+const db = args.pglite ? await connectDatabase({ kind: "pglite", dataDir: undefined }) : await freshPostgres(DATABASE, connectDatabase);
+const env = readEnv({ LATCHKEY_PORT: "0", LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "silent", LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" });
+
+// (1a) In process, no server and so no worker yet: the outbox rows just wait.
+await migrate(db);
+const inProcess = [];
+{
+  const projectConfig = { configOverride: { "teams.createPersonalTeamOnSignUp": true } };
+  const quietProject = await createProject(db, { displayName: "in-process, no endpoints", description: null, ...projectConfig });
+  const listenedProject = await createProject(db, { displayName: "in-process, one endpoint", description: null, ...projectConfig });
+  await createEndpoint(db, env, listenedProject.id, { url: receiverUrl });
+  const creators = new Map();
+  for (const project of [quietProject, listenedProject]) creators.set(project.id, (await createUser(db, project, {})).id);
+  const writes = {
+    "createUser (email, personal team)": (project) => createUser(db, project, { primaryEmail: `bench-${crypto.randomUUID()}@example.com`, primaryEmailAuthEnabled: true }),
+    "createTeam (with creator)": (project) => createTeam(db, project, { displayName: "Bench team", creatorUserId: creators.get(project.id) }),
+  };
+  for (const [label, write] of Object.entries(writes)) {
+    for (let i = 0; i < 20; i++) await Promise.all([write(quietProject), write(listenedProject)]);
+    const without = [];
+    const withOne = [];
+    for (let i = 0; i < WRITES; i++) {
+      without.push(await timed(() => write(quietProject)));
+      withOne.push(await timed(() => write(listenedProject)));
+    }
+    inProcess.push({ label, without: summary(without), withOne: summary(withOne) });
+  }
+  // What a project without endpoints pays per write transaction: the one lookup that finds no endpoint.
+  const lookups = [];
+  for (let i = 0; i < WRITES; i++) lookups.push(await timed(() => db.transaction().execute((trx) => webhooksListening(trx, quietProject.id))));
+  const bare = [];
+  for (let i = 0; i < WRITES; i++) bare.push(await timed(() => db.transaction().execute(async () => {})));
+  inProcess.lookup = { withLookup: summary(lookups), bare: summary(bare) };
+  // The in-process events are not part of the delivery figure below.
+  await db.deleteFrom("webhook_messages").execute();
+}
+
+const server = await startServer(env, createLogger(env.logLevel), { db });
+
+async function benchProject(name) {
+  const project = await createProject(db, { displayName: name, description: null });
+  const keys = await createKeySet(db, project.id, { description: "bench", expiresAt: null, kinds: ["secretServerKey", "publishableClientKey"] });
+  const base = { "content-type": "application/json", "x-stack-project-id": project.id };
+  const server_ = { ...base, "x-stack-access-type": "server", "x-stack-secret-server-key": keys.secret_server_key };
+  const client = { ...base, "x-stack-access-type": "client", "x-stack-publishable-client-key": keys.publishable_client_key };
+  const post = async (path, body, headers = server_) => {
+    const response = await fetch(`${server.url}/api/v1${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+    const text = await response.text();
+    if (response.status !== 201 && response.status !== 200) throw new Error(`POST ${path}: ${response.status} ${text}`);
+    return JSON.parse(text);
+  };
+  return { id: project.id, post, client };
+}
+
+try {
+  const quiet = await benchProject("no endpoints");
+  const listened = await benchProject("one endpoint");
+  await createEndpoint(db, env, listened.id, { url: receiverUrl });
+
+  // (1) The write path, interleaved; the first writes of each warm up.
+  const scenarios = {
+    "POST /auth/password/sign-up (client)": (p) => p.post("/auth/password/sign-up", { email: `bench-${crypto.randomUUID()}@example.com`, password: "correct horse battery staple" }, p.client),
+    "POST /users (server, with email)": (p) => p.post("/users", { primary_email: `bench-${crypto.randomUUID()}@example.com`, display_name: "Bench" }),
+    "POST /teams (with creator)": async (p) => p.post("/teams", { display_name: "Bench team", creator_user_id: (p.creator ??= (await p.post("/users", {})).id) }),
+  };
+  const results = [];
+  for (const [label, write] of Object.entries(scenarios)) {
+    for (let i = 0; i < 20; i++) await Promise.all([write(quiet), write(listened)]);
+    const without = [];
+    const withOne = [];
+    for (let i = 0; i < WRITES; i++) {
+      without.push(await timed(() => write(quiet)));
+      withOne.push(await timed(() => write(listened)));
+    }
+    results.push({ label, without: summary(without), withOne: summary(withOne) });
+  }
+
+  // (2) Delivery throughput: the outbox filled in one transaction, the workers woken by its commit.
+  await waitFor(() => pendingDeliveries().then((n) => n === 0));
+  const before = received;
+  const started = performance.now();
+  await db.transaction().execute((trx) => writeWebhookEvents(trx, listened.id, Array.from({ length: EVENTS }, (_, i) => ({ type: "team.updated", data: { id: String(i) } }))));
+  await waitFor(async () => received - before >= EVENTS && (await pendingDeliveries()) === 0);
+  const seconds = (performance.now() - started) / 1000;
+
+  const database = args.pglite ? "PGlite (in memory)" : `PostgreSQL ${await pgVersion()}`;
+  console.log(`Webhooks; ${database}, Node ${process.version}, ${WRITES} sequential writes each, interleaved`);
+  for (const { label, without, withOne } of [...inProcess.map((r) => ({ ...r, label: `in process, ${r.label}` })), ...results]) {
+    console.log(
+      `  ${label}: without endpoints p50 ${without.p50.toFixed(2)} ms (mean ${without.mean.toFixed(2)}); with one endpoint p50 ${withOne.p50.toFixed(2)} ms (mean ${withOne.mean.toFixed(2)}); ` +
+        `+${(100 * (withOne.p50 / without.p50 - 1)).toFixed(1)} % at p50, +${(100 * (withOne.mean / without.mean - 1)).toFixed(1)} % mean`,
+    );
+  }
+  const { withLookup, bare } = inProcess.lookup;
+  console.log(`  a project without endpoints: the lookup costs ${(withLookup.p50 - bare.p50).toFixed(3)} ms at p50 (an empty transaction ${bare.p50.toFixed(3)} ms, with the lookup ${withLookup.p50.toFixed(3)} ms)`);
+  console.log(`  delivery: ${EVENTS} events to one local endpoint in ${seconds.toFixed(2)} s = ${Math.round(EVENTS / seconds)} events/s (commit to last attempt recorded)`);
+} finally {
+  await server.close();
+  await db.destroy();
+  receiver.close();
+  if (!args.pglite) await dropDatabase(DATABASE);
+}
+
+async function pendingDeliveries() {
+  const row = await db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "pending").executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function waitFor(condition) {
+  while (!(await condition())) await new Promise((r) => setTimeout(r, 20));
+}
+
+async function timed(run) {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
+function summary(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length / 2)], mean: values.reduce((a, b) => a + b, 0) / values.length };
+}

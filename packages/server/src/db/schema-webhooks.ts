@@ -1,0 +1,63 @@
+import type { ColumnType } from "kysely";
+
+/** Table types of webhooks (migrations/0023_webhooks.sql); part of `Database` in schema.ts. */
+
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+type Json = ColumnType<unknown, string, string>;
+
+export interface WebhookEndpointsTable {
+  id: string;
+  project_id: string;
+  url: string;
+  description: Defaulted<string>;
+  disabled: Defaulted<boolean>;
+  filter_types: string[] | null;
+  uid: string | null;
+  metadata: ColumnType<Record<string, string>, string | undefined, string>;
+  sealed_secret: Uint8Array;
+  sealing_key_id: string;
+  previous_sealed_secret: Uint8Array | null;
+  previous_sealing_key_id: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface WebhookMessagesTable {
+  id: string;
+  project_id: string;
+  event_type: string;
+  payload: Json;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface WebhookDeliveriesTable {
+  message_id: string;
+  endpoint_id: string;
+  status: Defaulted<"pending" | "succeeded" | "failed">;
+  attempts: Defaulted<number>;
+  next_attempt_at: Date | null;
+  claim_token: string | null;
+  last_attempt_at: Date | null;
+  last_response_status: number | null;
+  last_response_body: string | null;
+  created_at: ColumnType<Date, Date | undefined, never>;
+  updated_at: Defaulted<Date>;
+}
+
+export interface WebhookAttemptsTable {
+  id: ColumnType<string, string | undefined, never>;
+  message_id: string;
+  endpoint_id: string;
+  attempted_at: ColumnType<Date, Date | undefined, never>;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number;
+}
+
+export interface WebhookTables {
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_messages: WebhookMessagesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+}

@@ -1,0 +1,280 @@
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../http/context.js";
+import { verifySvixToken } from "../crypto/svix-tokens.js";
+import { isValidWebhookSecret } from "../crypto/webhook-signatures.js";
+import { openEndpointSecret, createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from "../services/webhook-endpoints.js";
+import { isUniqueViolation } from "../services/users.js";
+import { findMessage, listAttempts, listMessages, resendMessage, type AttemptRow, type MessageRow } from "../services/webhook-messages.js";
+
+/**
+ * A Svix-compatible subset of Svix's REST API (issue 18), so the official `svix` client works against Latchkey
+ * when its `serverUrl` is `<Latchkey>/api/v1/webhooks/svix`: endpoints list, create, read, update (PUT and
+ * PATCH), delete, secret read and rotate; messages list and read; attempts list (by message, by endpoint); resend. Authorised by `Authorization: Bearer <token from POST /webhooks/svix-token>`;
+ * the app id is the project id. Answers and errors have Svix's shapes (camelCase; `{ code, detail }`), not the
+ * Stack protocol's: this API is Svix's. Not listed in the OpenAPI document of the Stack API for that reason.
+ */
+
+type SvixContext = Context<AppEnv>;
+
+const svixError = (c: SvixContext, status: 401 | 404 | 409 | 422, code: string, detail: unknown) => c.json({ code, detail }, status);
+const notFound = (c: SvixContext) => svixError(c, 404, "not_found", "Entity not found");
+
+const webhookUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol), "must be an http:// or https:// URL");
+const uid = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[a-zA-Z0-9\-_.]+$/);
+const endpointFields = {
+  url: webhookUrl,
+  description: z.string().max(1024).optional(),
+  disabled: z.boolean().optional(),
+  filterTypes: z.array(z.string().min(1).max(256)).min(1).nullable().optional(),
+  uid: uid.nullable().optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  // Accepted and ignored, as a Svix server without these features would: they change nothing we deliver.
+  channels: z.array(z.string()).nullable().optional(),
+  version: z.number().int().optional(),
+  rateLimit: z.number().int().nullable().optional(),
+  throttleRate: z.number().int().nullable().optional(),
+};
+const endpointIn = z.object({
+  ...endpointFields,
+  secret: z
+    .string()
+    .refine(isValidWebhookSecret, "must be whsec_ followed by 24 to 75 bytes in base64")
+    .nullable()
+    .optional(),
+});
+const endpointUpdate = z.object(endpointFields);
+const rotateIn = z.object({ key: endpointIn.shape.secret });
+const endpointPatch = endpointUpdate.partial().extend({ url: webhookUrl.optional() });
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(250).default(50),
+  iterator: z.string().max(256).optional(),
+  order: z.enum(["ascending", "descending"]).default("ascending"),
+});
+
+const messageListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(250).default(50),
+  iterator: z.string().max(256).optional(),
+  event_types: z
+    .string()
+    .transform((value) => value.split(",").filter(Boolean))
+    .optional(),
+  before: z.coerce.date().optional(),
+  after: z.coerce.date().optional(),
+  with_content: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .default(true),
+});
+
+function renderMessage(message: MessageRow, withContent: boolean) {
+  const stored = typeof message.payload === "string" ? JSON.parse(message.payload) : message.payload;
+  return { id: message.id, eventType: message.event_type, payload: withContent ? stored : {}, timestamp: message.created_at.toISOString(), channels: null, eventId: null, tags: null };
+}
+
+const attemptListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(250).default(50),
+  iterator: z.string().max(256).optional(),
+  endpoint_id: z.string().max(256).optional(),
+  // Svix's MessageStatus: 0 success, 2 fail (an attempt is never pending or sending once recorded).
+  status: z.coerce.number().int().min(0).max(4).optional(),
+});
+
+function renderAttempt(attempt: AttemptRow) {
+  const succeeded = attempt.response_status !== null && attempt.response_status >= 200 && attempt.response_status < 300;
+  return {
+    id: attempt.id,
+    msgId: attempt.message_id,
+    endpointId: attempt.endpoint_id,
+    url: attempt.url,
+    response: attempt.response_body ?? "",
+    // Svix reports 0 for an attempt that got no answer (refused, timed out).
+    responseStatusCode: attempt.response_status ?? 0,
+    responseDurationMs: attempt.duration_ms,
+    status: succeeded ? 0 : 2,
+    statusText: succeeded ? "success" : "fail",
+    timestamp: attempt.attempted_at.toISOString(),
+    triggerType: 0,
+  };
+}
+
+function renderEndpoint(endpoint: EndpointRow) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    description: endpoint.description,
+    disabled: endpoint.disabled,
+    filterTypes: endpoint.filter_types,
+    channels: null,
+    uid: endpoint.uid,
+    metadata: endpoint.metadata,
+    version: 1,
+    rateLimit: null,
+    throttleRate: null,
+    createdAt: endpoint.created_at.toISOString(),
+    updatedAt: endpoint.updated_at.toISOString(),
+  };
+}
+
+/** The project the bearer token names, when it names the app in the path; otherwise the error answer. */
+function authorisedProject(c: SvixContext): { projectId: string } | { error: Response } {
+  const header = c.req.header("authorization") ?? "";
+  const token = /^Bearer (.+)$/i.exec(header)?.[1]?.trim();
+  const { env } = c.get("deps");
+  const projectId = token ? verifySvixToken([env.serverSecret, ...env.previousServerSecrets], token) : undefined;
+  if (!projectId) return { error: svixError(c, 401, "authentication_failed", "Invalid or expired token; get one from POST /api/v1/webhooks/svix-token.") };
+  if (c.req.param("app_id") !== projectId) return { error: notFound(c) };
+  return { projectId };
+}
+
+function parsed<T extends z.ZodType>(c: SvixContext, schema: T, value: unknown): { data: z.infer<T> } | { error: Response } {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return { data: result.data };
+  return {
+    error: svixError(
+      c,
+      422,
+      "validation",
+      result.error.issues.map((issue) => ({ loc: ["body", ...issue.path.map(String)], msg: issue.message, type: issue.code })),
+    ),
+  };
+}
+
+/** A uid taken by another endpoint of the project is a conflict, as in Svix. */
+async function uniqueUid<T>(c: SvixContext, write: () => Promise<T>): Promise<T | Response> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, "webhook_endpoints_uid")) return svixError(c, 409, "conflict", "An endpoint with this uid already exists.");
+    throw error;
+  }
+}
+
+export function svixCompatibleRoutes(): Hono<AppEnv> {
+  const svix = new Hono<AppEnv>();
+  const base = "/api/v1/app/:app_id/endpoint";
+
+  svix.get(base, async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const query = parsed(c, listQuery, c.req.query());
+    if ("error" in query) return query.error;
+    const { endpoints, done } = await listEndpoints(c.get("deps").db, auth.projectId, {
+      limit: query.data.limit,
+      iterator: query.data.iterator,
+      descending: query.data.order === "descending",
+    });
+    return c.json({ data: endpoints.map(renderEndpoint), iterator: endpoints.at(-1)?.id ?? null, prevIterator: null, done });
+  });
+
+  svix.post(base, async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const body = parsed(c, endpointIn, c.get("body"));
+    if ("error" in body) return body.error;
+    const deps = c.get("deps");
+    const created = await uniqueUid(c, () => createEndpoint(deps.db, deps.env, auth.projectId, { ...body.data, secret: body.data.secret ?? undefined }));
+    return created instanceof Response ? created : c.json(renderEndpoint(created), 201);
+  });
+
+  svix.get(`${base}/:endpoint_id`, async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const endpoint = await findEndpoint(c.get("deps").db, auth.projectId, c.req.param("endpoint_id"));
+    return endpoint ? c.json(renderEndpoint(endpoint)) : notFound(c);
+  });
+
+  const update = (schema: typeof endpointUpdate | typeof endpointPatch) => async (c: SvixContext) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const body = parsed(c, schema, c.get("body"));
+    if ("error" in body) return body.error;
+    const updated = await uniqueUid(c, () => updateEndpoint(c.get("deps").db, auth.projectId, c.req.param("endpoint_id")!, body.data));
+    if (updated instanceof Response) return updated;
+    return updated ? c.json(renderEndpoint(updated)) : notFound(c);
+  };
+  svix.put(`${base}/:endpoint_id`, update(endpointUpdate));
+  svix.patch(`${base}/:endpoint_id`, update(endpointPatch));
+
+  svix.delete(`${base}/:endpoint_id`, async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const deleted = await deleteEndpoint(c.get("deps").db, auth.projectId, c.req.param("endpoint_id"));
+    return deleted ? c.body(null, 204) : notFound(c);
+  });
+
+  svix.get(`${base}/:endpoint_id/secret`, async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const { db, env } = c.get("deps");
+    const endpoint = await findEndpoint(db, auth.projectId, c.req.param("endpoint_id"));
+    if (!endpoint) return notFound(c);
+    const key = openEndpointSecret(env, endpoint.id, { sealed: endpoint.sealed_secret, keyId: endpoint.sealing_key_id });
+    // Sealed under a server secret this server no longer has: the operator removed it from LATCHKEY_PREVIOUS_SERVER_SECRETS.
+    if (!key) throw new Error(`webhook endpoint ${endpoint.id}: secret sealed with an unknown server secret`);
+    return c.json({ key });
+  });
+
+  svix.get("/api/v1/app/:app_id/msg", async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const query = parsed(c, messageListQuery, c.req.query());
+    if ("error" in query) return query.error;
+    const { limit, iterator, event_types, before, after, with_content } = query.data;
+    const { messages, done } = await listMessages(c.get("deps").db, auth.projectId, { limit, iterator, eventTypes: event_types, before, after });
+    return c.json({ data: messages.map((m) => renderMessage(m, with_content)), iterator: messages.at(-1)?.id ?? null, prevIterator: null, done });
+  });
+
+  svix.get("/api/v1/app/:app_id/msg/:msg_id", async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const query = parsed(c, z.object({ with_content: messageListQuery.shape.with_content }), c.req.query());
+    if ("error" in query) return query.error;
+    const message = await findMessage(c.get("deps").db, auth.projectId, c.req.param("msg_id"));
+    return message ? c.json(renderMessage(message, query.data.with_content)) : notFound(c);
+  });
+
+  svix.post(`${base}/:endpoint_id/secret/rotate`, async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const body = parsed(c, rotateIn, c.get("body"));
+    if ("error" in body) return body.error;
+    const { db, env } = c.get("deps");
+    const rotated = await rotateEndpointSecret(db, env, auth.projectId, c.req.param("endpoint_id")!, body.data.key ?? undefined);
+    return rotated ? c.body(null, 204) : notFound(c);
+  });
+
+  const attempts = (by: "msg" | "endpoint") => async (c: SvixContext) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const query = parsed(c, attemptListQuery, c.req.query());
+    if ("error" in query) return query.error;
+    const { db } = c.get("deps");
+    const filter = by === "msg" ? { messageId: c.req.param("msg_id"), endpointId: query.data.endpoint_id } : { endpointId: (await findEndpoint(db, auth.projectId, c.req.param("endpoint_id")!))?.id };
+    if (!filter.messageId && !filter.endpointId) return notFound(c);
+    const succeeded = query.data.status === undefined ? undefined : query.data.status === 0;
+    const { attempts: rows, done } = await listAttempts(db, auth.projectId, filter, { limit: query.data.limit, iterator: query.data.iterator, succeeded });
+    return c.json({ data: rows.map(renderAttempt), iterator: rows.at(-1)?.id ?? null, prevIterator: null, done });
+  };
+  svix.get("/api/v1/app/:app_id/attempt/msg/:msg_id", attempts("msg"));
+  svix.get("/api/v1/app/:app_id/attempt/endpoint/:endpoint_id", attempts("endpoint"));
+
+  svix.post("/api/v1/app/:app_id/msg/:msg_id/endpoint/:endpoint_id/resend", async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const { db } = c.get("deps");
+    const endpoint = await findEndpoint(db, auth.projectId, c.req.param("endpoint_id"));
+    const resent = endpoint && (await resendMessage(db, auth.projectId, c.req.param("msg_id"), endpoint.id));
+    // Accepted: the attempt goes out shortly; Svix answers an empty JSON object.
+    return resent ? c.json({}, 202) : notFound(c);
+  });
+
+  return svix;
+}

@@ -1,0 +1,269 @@
+import http from "node:http";
+import https from "node:https";
+import { sql } from "kysely";
+import type { Logger } from "pino";
+import type { ChangeFeed } from "../db/change-feed.js";
+import type { Db } from "../db/connect.js";
+import type { Env } from "../env.js";
+import { signWebhook } from "../crypto/webhook-signatures.js";
+import { openEndpointSecret } from "./webhook-endpoints.js";
+import { privateLiteralTarget, publicOnlyLookup } from "./webhook-targets.js";
+
+/**
+ * The delivery worker every server process runs (issue 18): it claims due deliveries from the outbox
+ * (services/webhook-outbox.ts) with `FOR UPDATE SKIP LOCKED`, so processes sharing a database share the work,
+ * and POSTs each, signed per Standard Webhooks. A claim is a lease: the row's next attempt moves past the
+ * request timeout, so a process that dies mid-delivery leaves it to be delivered again (at least once, with
+ * the same `webhook-id`). New deliveries wake every process through the change feed (`webhook:due`).
+ */
+
+/** Waits before the 2nd, 3rd … 8th attempt (Svix's schedule); after the 8th fails, the delivery has failed. */
+export const RETRY_DELAYS_MS = [5_000, 5 * 60_000, 30 * 60_000, 2 * 3_600_000, 5 * 3_600_000, 10 * 3_600_000, 10 * 3_600_000] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+const REQUEST_TIMEOUT_MS = 15_000;
+// Longer than a request may take, so a live worker's claim never runs out under it.
+const LEASE_SECONDS = 60;
+const BATCH_SIZE = 20;
+// Retries come due without a notification: a worker with nothing due looks again at least this often.
+const IDLE_POLL_MS = 10_000;
+const BODY_EXCERPT_CHARS = 1024;
+
+interface ClaimedDelivery {
+  message_id: string;
+  endpoint_id: string;
+  attempts: number;
+  payload: unknown;
+  url: string;
+  sealed_secret: Uint8Array;
+  sealing_key_id: string;
+  /** The rotated-out secret while it still signs (services/webhook-endpoints.ts), else null. */
+  previous_sealed_secret: Uint8Array | null;
+  previous_sealing_key_id: string | null;
+}
+
+type Outcome = { status: number | null; body: string; durationMs: number };
+
+/** ±10 %, so that many deliveries failing together do not all come back in the same second. */
+const jittered = (ms: number) => Math.round(ms * (0.9 + Math.random() * 0.2));
+
+export function startWebhookDelivery(db: Db, env: Env, log: Logger, feed: ChangeFeed): { stop(): Promise<void> } {
+  const worker = new DeliveryWorker(db, env, log);
+  feed.subscribe((event) => {
+    // A reset may have swallowed a `webhook:due`: look once more.
+    if (event.type === "reset" || event.kind === "webhook") worker.wake();
+  });
+  worker.wake();
+  return { stop: () => worker.stop() };
+}
+
+class DeliveryWorker {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    private readonly db: Db,
+    private readonly env: Env,
+    private readonly log: Logger,
+  ) {}
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    // Requests in flight end now; their deliveries are handed back (see deliver) for the next process.
+    this.shutdown.abort();
+    await this.running;
+  }
+
+  private async run(): Promise<void> {
+    let nextInMs = IDLE_POLL_MS;
+    try {
+      for (;;) {
+        const claimed = await this.claim();
+        await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
+        if (claimed.length < BATCH_SIZE || this.stopped) break;
+      }
+      nextInMs = await this.untilNextDue();
+    } catch (err) {
+      if (!this.stopped) this.log.warn({ err }, "webhook delivery failed to reach the database; will retry");
+    }
+    if (this.stopped) return;
+    this.timer = setTimeout(() => this.wake(), Math.min(Math.max(nextInMs, 0), IDLE_POLL_MS));
+    this.timer.unref();
+  }
+
+  private async claim(): Promise<Array<ClaimedDelivery & { claim_token: string }>> {
+    const token = crypto.randomUUID();
+    const result = await sql<ClaimedDelivery>`
+      update webhook_deliveries d
+      set claim_token = ${token}, next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS}), updated_at = now()
+      from webhook_messages m, webhook_endpoints e
+      where m.id = d.message_id and e.id = d.endpoint_id
+        and (d.message_id, d.endpoint_id) in (
+          select message_id, endpoint_id from webhook_deliveries
+          where status = 'pending' and next_attempt_at <= now()
+          order by next_attempt_at
+          limit ${BATCH_SIZE}
+          for update skip locked
+        )
+      returning d.message_id, d.endpoint_id, d.attempts, m.payload, e.url, e.sealed_secret, e.sealing_key_id,
+        case when e.previous_secret_expires_at > now() then e.previous_sealed_secret end as previous_sealed_secret,
+        case when e.previous_secret_expires_at > now() then e.previous_sealing_key_id end as previous_sealing_key_id`.execute(this.db);
+    return result.rows.map((row) => ({ ...row, claim_token: token }));
+  }
+
+  private async untilNextDue(): Promise<number> {
+    const result = await sql<{ ms: number | null }>`
+      select (extract(epoch from min(next_attempt_at) - now()) * 1000)::float8 as ms
+      from webhook_deliveries where status = 'pending'`.execute(this.db);
+    return result.rows[0]?.ms ?? IDLE_POLL_MS;
+  }
+
+  private async deliver(delivery: ClaimedDelivery & { claim_token: string }): Promise<void> {
+    const body = JSON.stringify(typeof delivery.payload === "string" ? JSON.parse(delivery.payload) : delivery.payload);
+    const secret = openEndpointSecret(this.env, delivery.endpoint_id, { sealed: delivery.sealed_secret, keyId: delivery.sealing_key_id });
+    const previousSecret =
+      delivery.previous_sealed_secret && delivery.previous_sealing_key_id
+        ? openEndpointSecret(this.env, delivery.endpoint_id, { sealed: delivery.previous_sealed_secret, keyId: delivery.previous_sealing_key_id }, "previous")
+        : undefined;
+    const started = performance.now();
+    let outcome: Outcome;
+    if (!secret) {
+      outcome = { status: null, body: "The endpoint's secret cannot be opened with the server secret (LATCHKEY_SERVER_SECRET changed?).", durationMs: 0 };
+    } else {
+      try {
+        const response = await post(new URL(delivery.url), signedHeaders([secret, ...(previousSecret ? [previousSecret] : [])], delivery.message_id, body), body, this.env.webhooksAllowPrivateTargets, this.shutdown.signal);
+        outcome = { ...response, durationMs: Math.round(performance.now() - started) };
+      } catch (error) {
+        if (this.shutdown.signal.aborted) {
+          await this.handBack(delivery).catch(() => {});
+          return;
+        }
+        outcome = { status: null, body: (error as Error).message.slice(0, BODY_EXCERPT_CHARS), durationMs: Math.round(performance.now() - started) };
+      }
+    }
+    await this.record(delivery, outcome).catch((err: unknown) => this.log.warn({ err, messageId: delivery.message_id }, "could not record a webhook attempt"));
+  }
+
+  /** Shutting down mid-request: the delivery is due again at once, for whichever process runs next. */
+  private async handBack(delivery: ClaimedDelivery & { claim_token: string }): Promise<void> {
+    await this.db
+      .updateTable("webhook_deliveries")
+      .set({ next_attempt_at: sql<Date>`now()`, claim_token: null })
+      .where("message_id", "=", delivery.message_id)
+      .where("endpoint_id", "=", delivery.endpoint_id)
+      .where("claim_token", "=", delivery.claim_token)
+      .execute();
+  }
+
+  private async record(delivery: ClaimedDelivery & { claim_token: string }, outcome: Outcome): Promise<void> {
+    const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+    const attempts = delivery.attempts + 1;
+    const status = succeeded ? "succeeded" : attempts >= MAX_ATTEMPTS ? "failed" : "pending";
+    const retryInMs = status === "pending" ? jittered(RETRY_DELAYS_MS[attempts - 1]!) : null;
+    await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("webhook_deliveries")
+        .set({
+          status,
+          attempts,
+          claim_token: null,
+          next_attempt_at: retryInMs === null ? null : sql<Date>`now() + make_interval(secs => ${retryInMs / 1000})`,
+          last_attempt_at: sql<Date>`now()`,
+          last_response_status: outcome.status,
+          last_response_body: outcome.body,
+          updated_at: sql<Date>`now()`,
+        })
+        .where("message_id", "=", delivery.message_id)
+        .where("endpoint_id", "=", delivery.endpoint_id)
+        // Only while the claim is ours: after a lease ran out another worker owns the row.
+        .where("claim_token", "=", delivery.claim_token)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return;
+      await trx
+        .insertInto("webhook_attempts")
+        .values({ message_id: delivery.message_id, endpoint_id: delivery.endpoint_id, response_status: outcome.status, response_body: outcome.body, duration_ms: outcome.durationMs })
+        .execute();
+    });
+    if (status === "failed") this.log.warn({ messageId: delivery.message_id, endpointId: delivery.endpoint_id }, "webhook delivery failed after the last retry");
+  }
+}
+
+/**
+ * The Standard Webhooks headers, and the same values under Svix's names. Several secrets (just after a rotation)
+ * give several space-separated signatures; a receiver accepts the delivery when one of them matches.
+ */
+function signedHeaders(secrets: readonly string[], messageId: string, body: string): Record<string, string> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = secrets.map((secret) => signWebhook(secret, messageId, timestamp, body)).join(" ");
+  return {
+    "content-type": "application/json",
+    "user-agent": "Latchkey-Webhooks/1",
+    "webhook-id": messageId,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signature,
+    "svix-id": messageId,
+    "svix-timestamp": String(timestamp),
+    "svix-signature": signature,
+  };
+}
+
+/** One POST: 15 s at most, redirects not followed (a 3xx is a failed attempt), the answer's first 1 KiB kept. */
+function post(url: URL, headers: Record<string, string>, body: string, allowPrivate: boolean, shutdown: AbortSignal): Promise<{ status: number; body: string }> {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return Promise.reject(new Error(`${url.protocol} URLs cannot receive webhooks`));
+  if (!allowPrivate) {
+    const refused = privateLiteralTarget(url);
+    if (refused) return Promise.reject(refused);
+  }
+  const send = url.protocol === "https:" ? https.request : http.request;
+  // A controller of its own, not AbortSignal.any([shutdown, …]): the shutdown signal lives as long as the
+  // process, and every signal made to follow it would stay listed on it.
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  shutdown.addEventListener("abort", stop, { once: true });
+  const timer = setTimeout(stop, REQUEST_TIMEOUT_MS);
+  const sent = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const request = send(
+      url,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)) },
+        signal: controller.signal,
+        ...(allowPrivate ? {} : { lookup: publicOnlyLookup as never }),
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          if (text.length < BODY_EXCERPT_CHARS) text += chunk;
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: text.slice(0, BODY_EXCERPT_CHARS) }));
+        response.on("error", reject);
+      },
+    );
+    request.on("error", (error) => reject(error.name === "AbortError" && !shutdown.aborted ? new Error(`No answer within ${REQUEST_TIMEOUT_MS / 1000} s`) : error));
+    request.end(body);
+  });
+  return sent.finally(() => {
+    clearTimeout(timer);
+    shutdown.removeEventListener("abort", stop);
+  });
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
+import type { Db } from "../db/connect.js";
+import type { ProjectRow } from "../db/rows.js";
+import type { TeamRow } from "./teams.js";
+import { renderServerTeam } from "./teams.js";
+import { renderServerUser, type UserRecord } from "./user-read.js";
+import { restrictionPolicy } from "./user-restrictions.js";
+
+/**
+ * The webhook outbox (issue 18): a change and the events describing it are written in one transaction, so a
+ * rolled-back change emits nothing and a committed one cannot be lost. The delivery workers
+ * (services/webhook-delivery.ts) send them. Payloads are `{ "type": …, "data": … }` with data in the protocol's
+ * server read shape, as the reference's webhooks carry it.
+ */
+
+export type WebhookEventType =
+  | "user.created"
+  | "user.updated"
+  | "user.deleted"
+  | "team.created"
+  | "team.updated"
+  | "team.deleted"
+  | "team_membership.created"
+  | "team_membership.deleted"
+  | "team_permission.created"
+  | "team_permission.deleted"
+  | "project_permission.created"
+  | "project_permission.deleted";
+
+export interface WebhookEvent {
+  type: WebhookEventType;
+  data: unknown;
+}
+
+/** Svix-style ids: a prefix and 27 random characters. */
+export function webhookId(prefix: "msg" | "ep"): string {
+  const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  let out = "";
+  // 62 symbols: `byte % 62` is very slightly uneven, harmless for ids that only need to be unique.
+  for (const byte of randomBytes(27)) out += alphabet[byte % 62];
+  return `${prefix}_${out}`;
+}
+
+/**
+ * Whether the project has an enabled endpoint: one indexed lookup. Without one no event is written and no
+ * payload built, so projects without webhooks pay only this on their writes.
+ */
+export function webhooksListening(trx: Db, projectId: string): Promise<boolean> {
+  const lookup = () =>
+    trx
+      .selectFrom("webhook_endpoints")
+      .select("id")
+      .where("project_id", "=", projectId)
+      .where("disabled", "=", false)
+      .limit(1)
+      .executeTakeFirst()
+      .then((endpoint) => endpoint !== undefined);
+  // A write that emits several events (a sign-up with its personal team) asks once per transaction.
+  if (!trx.isTransaction) return lookup();
+  let answers = listeningInTransaction.get(trx);
+  if (!answers) listeningInTransaction.set(trx, (answers = new Map()));
+  let answer = answers.get(projectId);
+  if (!answer) answers.set(projectId, (answer = lookup()));
+  return answer;
+}
+const listeningInTransaction = new WeakMap<Db, Map<string, Promise<boolean>>>();
+
+/** Writes the events (built only when someone listens) to the outbox inside `trx`. */
+export async function emitWebhookEvents(trx: Db, projectId: string, events: () => Promise<WebhookEvent[]> | WebhookEvent[]): Promise<void> {
+  if (await webhooksListening(trx, projectId)) await writeWebhookEvents(trx, projectId, await events());
+}
+
+/**
+ * The events as messages, with one pending delivery per enabled endpoint that takes each type: one statement
+ * however many events (a creator's default permissions are several), so the write path pays one round trip.
+ */
+export async function writeWebhookEvents(trx: Db, projectId: string, events: readonly WebhookEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${JSON.stringify({ type: event.type, data: event.data })}::jsonb)`);
+  await sql`
+    with message as (
+      insert into webhook_messages (id, project_id, event_type, payload)
+      values ${sql.join(rows)}
+      returning id, event_type
+    )
+    insert into webhook_deliveries (message_id, endpoint_id, next_attempt_at)
+    select message.id, e.id, now() from message
+    join webhook_endpoints e on e.project_id = ${projectId} and not e.disabled and (e.filter_types is null or message.event_type = any(e.filter_types))`.execute(trx);
+}
+
+/** `user.created` / `user.updated` data: the user's server read shape; the project decides restriction. */
+export function userEventData(project: ProjectRow | undefined, record: UserRecord): unknown {
+  if (!project) throw new Error(`project of user ${record.user.id} not found`);
+  return renderServerUser(record, restrictionPolicy(project));
+}
+
+export const teamEventData = (team: TeamRow): unknown => renderServerTeam(team);
+
+export const membershipEvent = (type: "team_membership.created" | "team_membership.deleted", teamId: string, userId: string): WebhookEvent => ({
+  type,
+  data: { team_id: teamId, user_id: userId },
+});

@@ -1,0 +1,104 @@
+import { createServer, type Server } from "node:http";
+import pg from "pg";
+import { Svix, Webhook } from "svix";
+import { afterAll, describe, expect, it } from "vitest";
+import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
+import { killServerProcesses, runServerProcess, waitUntilServing } from "./support/server-process.js";
+
+// Webhooks across a process that dies (issue 18): a committed event is in the outbox, not in the memory of the
+// process that wrote it, so the next process delivers it. Real PostgreSQL only: it is what several processes
+// share (an embedded PGlite has one process per data dir), and what this test reads while the processes run.
+const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
+const databases: string[] = [];
+const receivers: Server[] = [];
+
+afterAll(async () => {
+  killServerProcesses();
+  for (const receiver of receivers) receiver.close();
+  if (databases.length === 0) return;
+  const client = new pg.Client({ connectionString: process.env.LATCHKEY_TEST_DATABASE_URL });
+  await client.connect();
+  for (const name of databases) await client.query(`drop database if exists ${name} with (force)`);
+  await client.end();
+});
+
+const admin = { "x-stack-project-id": "internal", "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": WELL_KNOWN_DEV_KEYS.superSecretAdminKey };
+const serverAccess = { "x-stack-project-id": "internal", "x-stack-access-type": "server", "x-stack-secret-server-key": WELL_KNOWN_DEV_KEYS.secretServerKey };
+
+async function freshDatabase(): Promise<string> {
+  const adminUrl = process.env.LATCHKEY_TEST_DATABASE_URL!;
+  const name = `latchkey_hooks_${crypto.randomUUID().replaceAll("-", "")}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  databases.push(name);
+  return Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!onPostgres)("webhooks across a killed server process", () => {
+  it("delivers an event committed by a process killed before delivering it, from the next process, with the same id", async () => {
+    const databaseUrl = await freshDatabase();
+    const env = { LATCHKEY_DATABASE_URL: databaseUrl, LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
+    // The receiver is not listening yet: the first process's attempt fails and a retry is due 5 s later.
+    const port = await freePort();
+    const first = runServerProcess(env);
+    await waitUntilServing(first);
+    const token = (await (await fetch(`${first.url}/api/v1/webhooks/svix-token`, { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: "{}" })).json()) as { token: string };
+    const svix = new Svix(token.token, { serverUrl: `${first.url}/api/v1/webhooks/svix` });
+    const endpoint = await svix.endpoint.create("internal", { url: `http://127.0.0.1:${port}/hook`, filterTypes: ["user.created"] });
+    const secret = (await svix.endpoint.getSecret("internal", endpoint.id)).key;
+    const created = await fetch(`${first.url}/api/v1/users`, { method: "POST", headers: { ...serverAccess, "content-type": "application/json" }, body: JSON.stringify({ display_name: "Survivor" }) });
+    expect(created.status).toBe(201);
+    const user = (await created.json()) as { id: string };
+
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const delivery = () => db.query("select status, attempts, message_id from webhook_deliveries where endpoint_id = $1", [endpoint.id]).then((r) => r.rows[0]);
+      await waitUntil(async () => ((await delivery())?.attempts === 1 ? true : undefined));
+      first.child.kill("SIGKILL");
+      await first.exited;
+      expect(await delivery()).toMatchObject({ status: "pending", attempts: 1 });
+
+      const deliveries: Array<{ id: string | undefined; payload: any }> = [];
+      const receiver = createServer((request, response) => {
+        let body = "";
+        request.on("data", (chunk) => (body += chunk));
+        request.on("end", () => {
+          deliveries.push({ id: request.headers["webhook-id"] as string | undefined, payload: new Webhook(secret).verify(body, request.headers as Record<string, string>) });
+          response.writeHead(200).end();
+        });
+      });
+      receivers.push(receiver);
+      await new Promise<void>((resolve) => receiver.listen(port, "127.0.0.1", resolve));
+
+      const second = runServerProcess(env);
+      await waitUntilServing(second);
+      await waitUntil(async () => (deliveries.length > 0 ? true : undefined));
+      expect(deliveries).toEqual([{ id: (await delivery()).message_id, payload: { type: "user.created", data: expect.objectContaining({ id: user.id, display_name: "Survivor" }) } }]);
+      await waitUntil(async () => ((await delivery()).status === "succeeded" ? true : undefined));
+      expect(await delivery()).toMatchObject({ status: "succeeded", attempts: 2 });
+    } finally {
+      await db.end();
+    }
+  }, 240_000);
+});
