@@ -6,19 +6,7 @@
  * exports here: `customElements.get(name)` has them once defined.
  */
 import { defineAccountElementsOnUse } from "./account-elements-loader.js";
-import { AuthAppElement } from "./elements/app.js";
-import { AuthCliAuthConfirmElement } from "./elements/cli-auth-confirm.js";
-import { AuthEmailVerificationElement } from "./elements/email-verification.js";
-import { AuthForgotPasswordElement } from "./elements/forgot-password.js";
-import { AuthHandlerElement } from "./elements/handler.js";
-import { AuthMagicLinkCallbackElement } from "./elements/magic-link-callback.js";
-import { AuthMfaElement } from "./elements/mfa.js";
-import { AuthOAuthCallbackElement } from "./elements/oauth-callback.js";
-import { AuthPasswordResetElement } from "./elements/password-reset.js";
-import { AuthSignInElement } from "./elements/sign-in.js";
-import { AuthSignUpElement } from "./elements/sign-up.js";
-import { AuthTeamSwitcherElement } from "./elements/teams/team-switcher.js";
-import { AuthUserButtonElement } from "./elements/user-button.js";
+import { PAGE_ELEMENTS, defineElements } from "./page-elements.js";
 
 export { defineAccountElements, ACCOUNT_ELEMENT_TAGS } from "./account-elements-loader.js";
 export { setDefaultApp, getDefaultApp } from "./base/app-registry.js";
@@ -39,25 +27,7 @@ export {
   AuthSignUpElement,
   AuthTeamSwitcherElement,
   AuthUserButtonElement,
-};
+} from "./page-elements.js";
 
-const ELEMENTS: Record<string, CustomElementConstructor> = {
-  "auth-app": AuthAppElement,
-  "auth-sign-in": AuthSignInElement,
-  "auth-sign-up": AuthSignUpElement,
-  "auth-forgot-password": AuthForgotPasswordElement,
-  "auth-password-reset": AuthPasswordResetElement,
-  "auth-email-verification": AuthEmailVerificationElement,
-  "auth-magic-link-callback": AuthMagicLinkCallbackElement,
-  "auth-oauth-callback": AuthOAuthCallbackElement,
-  "auth-user-button": AuthUserButtonElement,
-  "auth-handler": AuthHandlerElement,
-  "auth-mfa": AuthMfaElement,
-  "auth-cli-auth-confirm": AuthCliAuthConfirmElement,
-  "auth-team-switcher": AuthTeamSwitcherElement,
-};
-if (typeof customElements !== "undefined") {
-  // `auth-app` first: elements inside it look for it when they connect.
-  for (const [name, element] of Object.entries(ELEMENTS)) if (!customElements.get(name)) customElements.define(name, element);
-  defineAccountElementsOnUse(document);
-}
+defineElements(PAGE_ELEMENTS);
+if (typeof customElements !== "undefined") defineAccountElementsOnUse(document);

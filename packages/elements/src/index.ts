@@ -11,6 +11,8 @@
  * ```
  */
 import { AuthAppElement } from "./elements/app.js";
+import { ACCOUNT_ELEMENTS } from "./account-elements.js";
+import { PAGE_ELEMENTS, defineElements } from "./page-elements.js";
 import { AuthMfaElement } from "./elements/mfa.js";
 import { AuthMfaSettingsElement } from "./elements/account/mfa-settings.js";
 import { AuthPasskeySettingsElement } from "./elements/account/passkey-settings.js";
@@ -72,40 +74,7 @@ export {
   AuthUserButtonElement,
 };
 
-const ELEMENTS: Record<string, CustomElementConstructor> = {
-  "auth-app": AuthAppElement,
-  "auth-sign-in": AuthSignInElement,
-  "auth-sign-up": AuthSignUpElement,
-  "auth-forgot-password": AuthForgotPasswordElement,
-  "auth-password-reset": AuthPasswordResetElement,
-  "auth-email-verification": AuthEmailVerificationElement,
-  "auth-magic-link-callback": AuthMagicLinkCallbackElement,
-  "auth-oauth-callback": AuthOAuthCallbackElement,
-  "auth-user-button": AuthUserButtonElement,
-  "auth-handler": AuthHandlerElement,
-  "auth-mfa": AuthMfaElement,
-  "auth-mfa-settings": AuthMfaSettingsElement,
-  "auth-passkey-settings": AuthPasskeySettingsElement,
-  "auth-connected-accounts-settings": AuthConnectedAccountsSettingsElement,
-  "auth-cli-auth-confirm": AuthCliAuthConfirmElement,
-  "auth-account-settings": AuthAccountSettingsElement,
-  "auth-profile-settings": AuthProfileSettingsElement,
-  "auth-email-settings": AuthEmailSettingsElement,
-  "auth-password-settings": AuthPasswordSettingsElement,
-  "auth-session-settings": AuthSessionSettingsElement,
-  "auth-team-list-settings": AuthTeamListSettingsElement,
-  "auth-notification-settings": AuthNotificationSettingsElement,
-  "auth-api-key-settings": AuthApiKeySettingsElement,
-  "auth-delete-account": AuthDeleteAccountElement,
-  "auth-team-switcher": AuthTeamSwitcherElement,
-  "auth-team-settings": AuthTeamSettingsElement,
-  "auth-team-invitation": AuthTeamInvitationElement,
-};
-// `auth-app` first: elements inside it look for it when they connect.
-for (const [name, element] of Object.entries(ELEMENTS)) {
-  // Only where there is a DOM: on a server (Node rendering a page) importing this module defines nothing.
-  if (typeof customElements !== "undefined" && !customElements.get(name)) customElements.define(name, element);
-}
+defineElements({ ...PAGE_ELEMENTS, ...ACCOUNT_ELEMENTS });
 
 declare global {
   interface HTMLElementTagNameMap {
