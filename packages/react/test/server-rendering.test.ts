@@ -13,7 +13,8 @@ describe("server rendering", () => {
     expect(typeof elements.AuthSignInElement).toBe("function");
     const react = await import("@latchkey/react");
     expect(typeof react.AuthProvider).toBe("function");
-  });
+    // The first import transforms every module of both packages from source: seconds on a busy machine.
+  }, 60_000);
 
   it("renders the provider, the sign-in form and the user button as tags, with the user still loading", async () => {
     const { AuthProvider, AuthSignIn, AuthUserButton, useUser } = await import("@latchkey/react");
