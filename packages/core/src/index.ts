@@ -51,6 +51,7 @@ export type { UserApiKey, UserApiKeyFirstView, UserApiKeyCreate } from "./wire/u
 export type { TeamMemberProfile, TeamMemberProfileUpdate, TeamMemberRoles } from "./wire/team-member-profiles.js";
 export type { TeamInvitation, TeamInvitationDetails } from "./wire/team-invitations.js";
 export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate } from "./wire/api-keys.js";
+export type { WebhookEndpoint, WebhookEndpointCreate } from "./wire/webhooks.js";
 export * as constants from "./constants.js";
 
 // Known errors come from the shared catalogue: `error instanceof KnownErrors.UserNotFound`.

@@ -6,6 +6,8 @@ import { createTestProject, startTestServer, type TestProject, type TestServer }
 import { createUser as createUserInService } from "../src/services/users.js";
 import { getProject } from "../src/services/projects.js";
 import { isPrivateAddress } from "../src/services/webhook-targets.js";
+import { WEBHOOK_EXAMPLES } from "../src/services/webhook-examples.js";
+import { teamServerRead, userServerRead } from "@latchkey/protocol/schemas";
 import { signInUser } from "../src/services/sessions.js";
 
 /**
@@ -122,6 +124,12 @@ const as = (project: TestProject, access: "server" | "admin", path: string, meth
 /** Events of these types, in arrival order (arrival order between events is not promised). */
 const ofTypes = (deliveries: Delivery[], ...types: string[]) => deliveries.map((d) => d.verified!).filter((e) => types.includes(e.type));
 
+/** The same events in any order: the worker sends due deliveries at once, so they arrive in any order. */
+function expectSameEvents(actual: unknown[], expected: unknown[]): void {
+  expect(actual).toHaveLength(expected.length);
+  expect(actual).toEqual(expect.arrayContaining(expected));
+}
+
 describe("POST /webhooks/svix-token", () => {
   it("gives admins a token for the Svix-compatible API, and refuses servers", async () => {
     const project = await createTestProject(server);
@@ -203,6 +211,50 @@ describe("the Svix-compatible message API", () => {
   });
 });
 
+describe("messages the app sends and examples", () => {
+  it("creates a message of the app's own type, delivered to the endpoints that take it, signed like any event", async () => {
+    const project = await createTestProject(server);
+    const all = await listen(project);
+    const invoices = await listen(project, { filterTypes: ["invoice.paid"] });
+    const users = await listen(project, { filterTypes: ["user.created"] });
+    const svix = await svixFor(project);
+    const sent = await svix.message.create(project.projectId, { eventType: "invoice.paid", payload: { type: "invoice.paid", data: { amount: 42 } }, eventId: "inv-1" });
+    expect(sent).toMatchObject({ eventType: "invoice.paid", eventId: "inv-1", payload: { type: "invoice.paid", data: { amount: 42 } } });
+    for (const hook of [all, invoices]) {
+      const [delivery] = await hook.waitFor(1);
+      expect(delivery!.headers["webhook-id"]).toBe(sent.id);
+      expect(delivery!.verified).toEqual({ type: "invoice.paid", data: { amount: 42 } });
+    }
+    expect((await svix.message.get(project.projectId, sent.id)).payload).toEqual({ type: "invoice.paid", data: { amount: 42 } });
+    // Settled once both deliveries are recorded; the endpoint filtering for another type got nothing.
+    await waitUntil(async () => ((await svix.messageAttempt.listByMsg(project.projectId, sent.id)).data.length === 2 ? true : undefined));
+    expect(users.received()).toHaveLength(0);
+
+    await expect(svix.message.create(project.projectId, { eventType: "bad type!", payload: {} })).rejects.toMatchObject({ code: 422 });
+    await expect(svix.message.create(project.projectId, { eventType: "x", payload: "not an object" as never })).rejects.toMatchObject({ code: 422 });
+  });
+
+  it("sends one endpoint an example of each event type, in the shapes real events carry", async () => {
+    const project = await createTestProject(server);
+    const hook = await listen(project, { filterTypes: ["team.created"] });
+    const other = await listen(project);
+    const svix = await svixFor(project);
+    const types = Object.keys(WEBHOOK_EXAMPLES);
+    for (const eventType of types) await svix.endpoint.sendExample(project.projectId, hook.endpoint.id, { eventType });
+    // To that endpoint only, whatever its filter.
+    const deliveries = await hook.waitFor(types.length);
+    expect(deliveries.map((d) => d.verified!.type).sort()).toEqual([...types].sort());
+    expect(other.received()).toHaveLength(0);
+    const data = (type: string) => deliveries.find((d) => d.verified!.type === type)!.verified!.data;
+    expect(userServerRead.parse(data("user.created"))).toEqual(data("user.created"));
+    expect(teamServerRead.parse(data("team.updated"))).toEqual(data("team.updated"));
+    expect(data("team_membership.created")).toEqual({ team_id: expect.any(String), user_id: expect.any(String) });
+
+    await expect(svix.endpoint.sendExample(project.projectId, hook.endpoint.id, { eventType: "no.such.type" })).rejects.toMatchObject({ code: 404 });
+    await expect(svix.endpoint.sendExample(project.projectId, "ep_unknown", { eventType: "user.created" })).rejects.toMatchObject({ code: 404 });
+  });
+});
+
 describe("webhook events", () => {
   it("delivers user and team create, update and delete events, signed and verified, with the server read shapes", async () => {
     const project = await createTestProject(server);
@@ -236,15 +288,18 @@ describe("webhook events", () => {
     const all = await hook.waitFor(11);
     expect(all.every((d) => d.verified !== null)).toBe(true);
     expect(ofTypes(all, "user.updated").map((e) => e.data.display_name)).toEqual(["Ada L."]);
-    expect(ofTypes(all, "team.created").map((e) => e.data)).toEqual([
-      expect.objectContaining({ id: team.body.id, display_name: "Acme", server_metadata: null, created_at_millis: team.body.created_at_millis }),
-      expect.objectContaining({ id: second.body.id, display_name: "Beta" }),
-    ]);
+    expectSameEvents(
+      ofTypes(all, "team.created").map((e) => e.data),
+      [
+        expect.objectContaining({ id: team.body.id, display_name: "Acme", server_metadata: null, created_at_millis: team.body.created_at_millis }),
+        expect.objectContaining({ id: second.body.id, display_name: "Beta" }),
+      ],
+    );
     expect(ofTypes(all, "team.updated").map((e) => e.data)).toEqual([expect.objectContaining({ id: team.body.id, display_name: "Acme Inc." })]);
     expect(ofTypes(all, "team.deleted").map((e) => e.data)).toEqual([{ id: team.body.id }]);
     const membership = (teamId: string) => ({ team_id: teamId, user_id: user.body.id });
-    expect(ofTypes(all, "team_membership.created").map((e) => e.data)).toEqual([membership(team.body.id), membership(second.body.id)]);
-    expect(ofTypes(all, "team_membership.deleted").map((e) => e.data)).toEqual([membership(team.body.id), membership(second.body.id)]);
+    expectSameEvents(ofTypes(all, "team_membership.created").map((e) => e.data), [membership(team.body.id), membership(second.body.id)]);
+    expectSameEvents(ofTypes(all, "team_membership.deleted").map((e) => e.data), [membership(team.body.id), membership(second.body.id)]);
     expect(ofTypes(all, "user.deleted").map((e) => e.data)).toEqual([{ id: user.body.id, teams: [{ id: second.body.id }] }]);
     // One message per event: every delivery has its own id.
     expect(new Set(all.map((d) => d.headers["webhook-id"])).size).toBe(all.length);
@@ -272,10 +327,13 @@ describe("webhook events", () => {
     expect((await as(project, "server", `/team-memberships/${team.body.id}/${user.body.id}`, "POST", {})).status).toBe(201);
     expect((await as(project, "server", `/team-memberships/${team.body.id}/${user.body.id}`, "DELETE")).status).toBe(200);
     const all = await hook.waitFor(2);
-    expect(all.map((d) => d.verified)).toEqual([
-      { type: "team_membership.created", data: { team_id: team.body.id, user_id: user.body.id } },
-      { type: "team_membership.deleted", data: { team_id: team.body.id, user_id: user.body.id } },
-    ]);
+    expectSameEvents(
+      all.map((d) => d.verified),
+      [
+        { type: "team_membership.created", data: { team_id: team.body.id, user_id: user.body.id } },
+        { type: "team_membership.deleted", data: { team_id: team.body.id, user_id: user.body.id } },
+      ],
+    );
   });
 
   it("announces a membership made by accepting a team invitation", async () => {
@@ -321,13 +379,19 @@ describe("webhook events", () => {
     expect((await as(project, "server", `/project-permissions/${user.body.id}/read_reports`, "POST", {})).status).toBe(201);
     expect((await as(project, "server", `/project-permissions/${user.body.id}/read_reports`, "DELETE")).status).toBe(200);
     const all = await hook.waitFor(5);
-    expect(all.map((d) => d.verified)).toEqual([
-      { type: "team_permission.created", data: { id: "$read_members", ...member } },
-      { type: "team_permission.created", data: { id: "$update_team", ...member } },
-      { type: "team_permission.deleted", data: { id: "$update_team", ...member } },
-      { type: "project_permission.created", data: { id: "read_reports", user_id: user.body.id } },
-      { type: "project_permission.deleted", data: { id: "read_reports", user_id: user.body.id } },
-    ]);
+    expectSameEvents(
+      all.map((d) => d.verified),
+      [
+        { type: "team_permission.created", data: { id: "$read_members", ...member } },
+        { type: "team_permission.created", data: { id: "$update_team", ...member } },
+        { type: "team_permission.deleted", data: { id: "$update_team", ...member } },
+        { type: "project_permission.created", data: { id: "read_reports", user_id: user.body.id } },
+        { type: "project_permission.deleted", data: { id: "read_reports", user_id: user.body.id } },
+      ],
+    );
+    // Written with their changes, so all there by now: five, none for the grant that was already held.
+    const written = await (await svixFor(project)).message.list(project.projectId, { eventTypes: ["team_permission.created", "team_permission.deleted"] });
+    expect(written.data).toHaveLength(3);
   });
 
   it("retries a delivery the receiver refused, with the same webhook-id, until it is accepted; lists the attempts; resends", async () => {

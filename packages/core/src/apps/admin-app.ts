@@ -8,6 +8,7 @@ import {
   type InternalApiKeyFirstView,
 } from "../wire/api-keys.js";
 import { adminProjectFromWire, adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdate } from "../wire/projects.js";
+import { adminWebhookActions } from "./admin-webhook-actions.js";
 import { createAppContext, type AppOptions } from "./app-context.js";
 import { buildServerApp } from "./server-app.js";
 
@@ -24,7 +25,8 @@ export type AdminAppOptions = AppOptions & { secretServerKey?: string; publishab
 export type AdminApp = ReturnType<typeof createAdminApp>;
 
 /**
- * A project administrator's app: everything a server app does, plus the project's settings and key sets.
+ * A project administrator's app: everything a server app does, plus the project's settings, key sets and
+ * webhook endpoints.
  *
  * @example
  * ```ts
@@ -38,6 +40,7 @@ export function createAdminApp(options: AdminAppOptions) {
   const server = buildServerApp(ctx);
   return {
     ...server,
+    ...adminWebhookActions(ctx),
 
     async getAdminProject(): Promise<AdminProject> {
       return adminProjectFromWire(await ctx.call<AdminProjectRead>({ method: "GET", path: "/internal/projects/current", session: null }));

@@ -48,6 +48,8 @@ export interface ApiRequest {
   session?: SessionTokens | null;
   /** Retry network failures even though the method is not idempotent (the request is safe to repeat). */
   idempotent?: boolean;
+  /** Headers of this request only (the Svix-compatible webhook API's bearer token). */
+  headers?: Record<string, string>;
 }
 
 /** The outcome of one attempt: done, or worth another attempt (after `waitMillis`, or the backoff delay). */
@@ -146,6 +148,7 @@ export class HttpClient {
       ...(tokens?.accessToken ? { "x-stack-access-token": tokens.accessToken } : {}),
       ...(tokens?.refreshToken ? { "x-stack-refresh-token": tokens.refreshToken } : {}),
       ...o.extraHeaders,
+      ...request.headers,
     };
     let body: string | undefined;
     if (request.form) {

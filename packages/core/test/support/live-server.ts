@@ -9,10 +9,10 @@ import { createTestProject, startTestServer, type TestProject, type TestServer }
  * A real Latchkey server started in-process for the file (PGlite), and apps of a fresh project on it. The
  * apps talk to it over a real socket with the platform fetch; nothing is mocked.
  */
-export function useLiveServer(): { server: () => TestServer } {
+export function useLiveServer(env: Record<string, string> = {}): { server: () => TestServer } {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer(env);
   });
   afterAll(async () => {
     await server?.close();

@@ -5,12 +5,15 @@ import { verifySvixToken } from "../crypto/svix-tokens.js";
 import { isValidWebhookSecret } from "../crypto/webhook-signatures.js";
 import { openEndpointSecret, createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from "../services/webhook-endpoints.js";
 import { isUniqueViolation } from "../services/users.js";
+import { webhookExample } from "../services/webhook-examples.js";
 import { findMessage, listAttempts, listMessages, resendMessage, type AttemptRow, type MessageRow } from "../services/webhook-messages.js";
+import { writeWebhookMessage } from "../services/webhook-outbox.js";
 
 /**
  * A Svix-compatible subset of Svix's REST API (issue 18), so the official `svix` client works against Latchkey
  * when its `serverUrl` is `<Latchkey>/api/v1/webhooks/svix`: endpoints list, create, read, update (PUT and
- * PATCH), delete, secret read and rotate; messages list and read; attempts list (by message, by endpoint); resend. Authorised by `Authorization: Bearer <token from POST /webhooks/svix-token>`;
+ * PATCH), delete, secret read and rotate, send an example event; messages create, list and read; attempts list (by
+ * message, by endpoint); resend. Authorised by `Authorization: Bearer <token from POST /webhooks/svix-token>`;
  * the app id is the project id. Answers and errors have Svix's shapes (camelCase; `{ code, detail }`), not the
  * Stack protocol's: this API is Svix's. Not listed in the OpenAPI document of the Stack API for that reason.
  */
@@ -73,6 +76,31 @@ const messageListQuery = z.object({
     .transform((value) => value === "true")
     .default(true),
 });
+
+const eventType = z
+  .string()
+  .min(1)
+  .max(256)
+  .regex(/^[a-zA-Z0-9\-_.]+$/);
+const messageIn = z.object({
+  eventType,
+  payload: z.record(z.string(), z.unknown()),
+  eventId: z.string().min(1).max(256).nullable().optional(),
+  // Accepted and ignored, as for endpoints: channels, tags, retention, scheduling and transformations.
+  channels: z.array(z.string()).nullable().optional(),
+  tags: z.array(z.string()).nullable().optional(),
+});
+const withContentQuery = z.object({
+  with_content: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .default(true),
+});
+const exampleIn = z.object({ eventType, exampleIndex: z.number().int().min(0).optional() });
+
+function renderNewMessage(id: string, createdAt: Date, message: { eventType: string; payload: unknown; eventId?: string | null }, withContent: boolean) {
+  return { id, eventType: message.eventType, payload: withContent ? message.payload : {}, timestamp: createdAt.toISOString(), channels: null, eventId: message.eventId ?? null, tags: null };
+}
 
 function renderMessage(message: MessageRow, withContent: boolean) {
   const stored = typeof message.payload === "string" ? JSON.parse(message.payload) : message.payload;
@@ -220,6 +248,31 @@ export function svixCompatibleRoutes(): Hono<AppEnv> {
     // Sealed under a server secret this server no longer has: the operator removed it from LATCHKEY_PREVIOUS_SERVER_SECRETS.
     if (!key) throw new Error(`webhook endpoint ${endpoint.id}: secret sealed with an unknown server secret`);
     return c.json({ key });
+  });
+
+  svix.post("/api/v1/app/:app_id/msg", async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const query = parsed(c, withContentQuery, c.req.query());
+    if ("error" in query) return query.error;
+    const body = parsed(c, messageIn, c.get("body"));
+    if ("error" in body) return body.error;
+    const written = await writeWebhookMessage(c.get("deps").db, auth.projectId, body.data);
+    return c.json(renderNewMessage(written.id, written.createdAt, body.data, query.data.with_content), 202);
+  });
+
+  svix.post(`${base}/:endpoint_id/send-example`, async (c) => {
+    const auth = authorisedProject(c);
+    if ("error" in auth) return auth.error;
+    const body = parsed(c, exampleIn, c.get("body"));
+    if ("error" in body) return body.error;
+    const endpoint = await findEndpoint(c.get("deps").db, auth.projectId, c.req.param("endpoint_id")!);
+    if (!endpoint) return notFound(c);
+    const example = webhookExample(body.data.eventType);
+    if (!example) return svixError(c, 404, "not_found", `No example for event type ${body.data.eventType}`);
+    const message = { eventType: example.type, payload: example };
+    const written = await writeWebhookMessage(c.get("deps").db, auth.projectId, { ...message, endpointId: endpoint.id });
+    return c.json(renderNewMessage(written.id, written.createdAt, message, true), 202);
   });
 
   svix.get("/api/v1/app/:app_id/msg", async (c) => {

@@ -89,6 +89,34 @@ export async function writeWebhookEvents(trx: Db, projectId: string, events: rea
     join webhook_endpoints e on e.project_id = ${projectId} and not e.disabled and (e.filter_types is null or message.event_type = any(e.filter_types))`.execute(trx);
 }
 
+/**
+ * A message the app sends itself through the Svix-compatible API (`POST …/msg`: its own event type and payload,
+ * to every enabled endpoint that takes the type), or an example sent to one endpoint (`…/send-example`: to that
+ * endpoint whatever its filter, as Svix does). The worker delivers it like any event.
+ */
+export async function writeWebhookMessage(
+  db: Db,
+  projectId: string,
+  message: { eventType: string; payload: unknown; endpointId?: string },
+): Promise<{ id: string; createdAt: Date }> {
+  const id = webhookId("msg");
+  const endpoints =
+    message.endpointId === undefined
+      ? sql`not e.disabled and (e.filter_types is null or ${message.eventType} = any(e.filter_types))`
+      : sql`e.id = ${message.endpointId}`;
+  const { rows } = await sql<{ created_at: Date }>`
+    with message as (
+      insert into webhook_messages (id, project_id, event_type, payload)
+      values (${id}, ${projectId}, ${message.eventType}, ${JSON.stringify(message.payload)}::jsonb)
+      returning id, created_at
+    ), deliveries as (
+      insert into webhook_deliveries (message_id, endpoint_id, next_attempt_at)
+      select message.id, e.id, now() from message join webhook_endpoints e on e.project_id = ${projectId} and ${endpoints}
+    )
+    select created_at from message`.execute(db);
+  return { id, createdAt: new Date(rows[0]!.created_at) };
+}
+
 /** `user.created` / `user.updated` data: the user's server read shape; the project decides restriction. */
 export function userEventData(project: ProjectRow | undefined, record: UserRecord): unknown {
   if (!project) throw new Error(`project of user ${record.user.id} not found`);
