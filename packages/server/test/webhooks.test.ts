@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Svix, Webhook } from "svix";
 import { api } from "./support/api.js";
+import { startSmtpCapture, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 import { createUser as createUserInService } from "../src/services/users.js";
 import { getProject } from "../src/services/projects.js";
@@ -18,15 +19,19 @@ import { signInUser } from "../src/services/sessions.js";
 
 let server: TestServer;
 let receiver: Receiver;
+let smtp: SmtpCapture;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  // The receiver listens on 127.0.0.1: the test server must be allowed to call private addresses.
-  server = await startTestServer({ LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" });
+  smtp = await startSmtpCapture();
+  // The receiver listens on 127.0.0.1: the test server must be allowed to call private addresses. Mail to
+  // project admins (an endpoint disabled) goes to the test's SMTP server.
+  server = await startTestServer({ LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true", LATCHKEY_SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
 });
 afterAll(async () => {
   await server?.close();
   await receiver?.close();
+  await smtp?.close();
 });
 
 interface Delivery {
@@ -345,10 +350,10 @@ describe("webhook events", () => {
     const callback = "http://localhost:3000/handler/team-invitation";
     const sent = await as(project, "server", "/team-invitations/send-code", "POST", { team_id: team.body.id, email: address, callback_url: callback });
     expect(sent.status, sent.text).toBe(200);
-    // Without a mail server the invitation goes to the dev outbox, where its link carries the code.
-    const outbox = await (await fetch(`${server.url}/dev/outbox?to=${encodeURIComponent(address)}`)).text();
-    const link = [...outbox.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&")).find((href) => href.startsWith(`${callback}?code=`));
-    expect(link, outbox).toBeDefined();
+    // The invitation reaches the test's mail server; its link carries the code.
+    const mail = await smtp.nextMessage(address);
+    const link = [...mail.html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&")).find((href) => href.startsWith(`${callback}?code=`));
+    expect(link, mail.html).toBeDefined();
     const tokens = await signInUser(server.db, server.env, { projectId: project.projectId, userId: invitee.body.id });
     const accepted = await api(server.url, "/team-invitations/accept", {
       method: "POST",
@@ -485,6 +490,54 @@ describe("webhook events", () => {
     await as(quiet, "server", "/users", "POST", {});
     const messages = await server.db.selectFrom("webhook_messages").select("id").where("project_id", "=", quiet.projectId).execute();
     expect(messages).toEqual([]);
+  });
+});
+
+describe("an endpoint that keeps failing", () => {
+  it("is disabled once its attempts have failed for 5 days, its project's admins get one mail, and enabling it resumes delivery", async () => {
+    const project = await createTestProject(server, "Failing hooks");
+    // The project's admin: a user of the internal project, in the team that owns the project.
+    const ownerEmail = `owner-${crypto.randomUUID()}@example.com`;
+    const owner = await createUserInService(server.db, (await getProject(server.db, "internal"))!, { primaryEmail: ownerEmail, primaryEmailVerified: true });
+    await server.db.updateTable("projects").set({ owner_team_id: owner.selected_team_id }).where("id", "=", project.projectId).execute();
+    const hook = await listen(project, { filterTypes: ["user.created"] });
+    receiver.plans.set(hook.path, Array.from({ length: 50 }, () => 503));
+    const endpointRow = () => server.db.selectFrom("webhook_endpoints").select(["failing_since", "disabled"]).where("id", "=", hook.endpoint.id).executeTakeFirstOrThrow();
+
+    await as(project, "server", "/users", "POST", { display_name: "First" });
+    await hook.waitFor(1);
+    // A failure starts the run of failures, but 5 days have not passed.
+    await waitUntil(async () => ((await endpointRow()).failing_since ? true : undefined));
+    expect((await endpointRow()).disabled).toBe(false);
+
+    // As if the run had begun 5 days ago: the next failure disables the endpoint.
+    await server.db.updateTable("webhook_endpoints").set({ failing_since: new Date(Date.now() - 5 * 86_400_000 - 60_000) }).where("id", "=", hook.endpoint.id).execute();
+    const second = await as(project, "server", "/users", "POST", { display_name: "Second" });
+    await waitUntil(async () => ((await endpointRow()).disabled ? true : undefined));
+    const svix = await svixFor(project);
+    expect((await svix.endpoint.get(project.projectId, hook.endpoint.id)).disabled).toBe(true);
+    const mail = await smtp.nextMessage(ownerEmail);
+    expect(mail.subject).toBe("Webhook endpoint disabled: Failing hooks");
+    expect(mail.text).toContain(`${receiver.url}${hook.path}`);
+    expect(mail.text).toContain("5 days");
+
+    // While disabled nothing is sent; new events are not queued for it, and what was pending waits.
+    const deliveredWhileDisabled = hook.received().length;
+    await as(project, "server", "/users", "POST", { display_name: "Third" });
+    const queued = await server.db.selectFrom("webhook_deliveries").select(["status"]).where("endpoint_id", "=", hook.endpoint.id).execute();
+    expect(queued).toHaveLength(2);
+
+    // Enabled again with a receiver that answers: the run of failures is over, and the pending deliveries go out.
+    receiver.plans.set(hook.path, []);
+    await svix.endpoint.patch(project.projectId, hook.endpoint.id, { disabled: false });
+    expect((await endpointRow()).failing_since).toBeNull();
+    const delivered = await waitUntil(async () => {
+      const ok = hook.received().slice(deliveredWhileDisabled).map((d) => d.verified!.data.id);
+      return ok.includes(second.body.id) ? ok : undefined;
+    }, 30_000);
+    expect(delivered).toContain(second.body.id);
+    // One mail only.
+    expect(smtp.messages.filter((m) => m.to.includes(ownerEmail))).toHaveLength(1);
   });
 });
 

@@ -19,6 +19,8 @@ export interface WebhookEndpointsTable {
   previous_sealed_secret: Uint8Array | null;
   previous_sealing_key_id: string | null;
   previous_secret_expires_at: Date | null;
+  /** When the current run of failed attempts began; null after a success (migration 0024). */
+  failing_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: Defaulted<Date>;
 }

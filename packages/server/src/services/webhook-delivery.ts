@@ -6,6 +6,7 @@ import type { ChangeFeed } from "../db/change-feed.js";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { signWebhook } from "../crypto/webhook-signatures.js";
+import { DISABLE_AFTER_FAILING_DAYS, mailEndpointDisabled, recordEndpointOutcome } from "./webhook-endpoint-health.js";
 import { openEndpointSecret } from "./webhook-endpoints.js";
 import { privateLiteralTarget, publicOnlyLookup } from "./webhook-targets.js";
 
@@ -118,11 +119,13 @@ class DeliveryWorker {
       from webhook_messages m, webhook_endpoints e
       where m.id = d.message_id and e.id = d.endpoint_id
         and (d.message_id, d.endpoint_id) in (
-          select message_id, endpoint_id from webhook_deliveries
-          where status = 'pending' and next_attempt_at <= now()
-          order by next_attempt_at
+          -- A disabled endpoint's deliveries wait, pending, until it is enabled again.
+          select due.message_id, due.endpoint_id from webhook_deliveries due
+          join webhook_endpoints target on target.id = due.endpoint_id and not target.disabled
+          where due.status = 'pending' and due.next_attempt_at <= now()
+          order by due.next_attempt_at
           limit ${BATCH_SIZE}
-          for update skip locked
+          for update of due skip locked
         )
       returning d.message_id, d.endpoint_id, d.attempts, m.payload, e.url, e.sealed_secret, e.sealing_key_id,
         case when e.previous_secret_expires_at > now() then e.previous_sealed_secret end as previous_sealed_secret,
@@ -132,8 +135,9 @@ class DeliveryWorker {
 
   private async untilNextDue(): Promise<number> {
     const result = await sql<{ ms: number | null }>`
-      select (extract(epoch from min(next_attempt_at) - now()) * 1000)::float8 as ms
-      from webhook_deliveries where status = 'pending'`.execute(this.db);
+      select (extract(epoch from min(d.next_attempt_at) - now()) * 1000)::float8 as ms
+      from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and not e.disabled
+      where d.status = 'pending'`.execute(this.db);
     return result.rows[0]?.ms ?? IDLE_POLL_MS;
   }
 
@@ -179,7 +183,7 @@ class DeliveryWorker {
     const attempts = delivery.attempts + 1;
     const status = succeeded ? "succeeded" : attempts >= MAX_ATTEMPTS ? "failed" : "pending";
     const retryInMs = status === "pending" ? jittered(RETRY_DELAYS_MS[attempts - 1]!) : null;
-    await this.db.transaction().execute(async (trx) => {
+    const disabled = await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable("webhook_deliveries")
         .set({
@@ -197,13 +201,18 @@ class DeliveryWorker {
         // Only while the claim is ours: after a lease ran out another worker owns the row.
         .where("claim_token", "=", delivery.claim_token)
         .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return;
+      if (Number(updated.numUpdatedRows) === 0) return undefined;
       await trx
         .insertInto("webhook_attempts")
         .values({ message_id: delivery.message_id, endpoint_id: delivery.endpoint_id, response_status: outcome.status, response_body: outcome.body, duration_ms: outcome.durationMs })
         .execute();
+      return recordEndpointOutcome(trx, delivery.endpoint_id, succeeded);
     });
     if (status === "failed") this.log.warn({ messageId: delivery.message_id, endpointId: delivery.endpoint_id }, "webhook delivery failed after the last retry");
+    if (disabled) {
+      this.log.warn({ endpointId: disabled.id, projectId: disabled.projectId }, `webhook endpoint disabled after ${DISABLE_AFTER_FAILING_DAYS} days of failures`);
+      await mailEndpointDisabled({ db: this.db, env: this.env, log: this.log }, disabled);
+    }
   }
 }
 

@@ -123,7 +123,8 @@ export async function updateEndpoint(db: Db, projectId: string, idOrUid: string,
     .set({
       ...(fields.url !== undefined && { url: fields.url }),
       ...(fields.description !== undefined && { description: fields.description }),
-      ...(fields.disabled !== undefined && { disabled: fields.disabled }),
+      // Enabled (again): the 5 days after which failures disable it count from now (webhook-endpoint-health.ts).
+      ...(fields.disabled !== undefined && { disabled: fields.disabled, ...(fields.disabled === false && { failing_since: null }) }),
       ...(fields.filterTypes !== undefined && { filter_types: fields.filterTypes }),
       ...(fields.uid !== undefined && { uid: fields.uid }),
       ...(fields.metadata !== undefined && { metadata: JSON.stringify(fields.metadata) }),
