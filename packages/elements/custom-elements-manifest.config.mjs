@@ -57,6 +57,9 @@ export default {
         if (superclass) superclassOf.set(node.name.getText(), superclass);
       },
       packageLinkPhase({ customElementsManifest }) {
+        // The analyzer lists modules in the order its file search finds them, which varies on a busy machine;
+        // by path, the file is the same on every run (manifest.test.ts compares it whole).
+        customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
         for (const mod of customElementsManifest.modules) {
           for (const declaration of mod.declarations ?? []) {
             if (!declaration.tagName) continue;
