@@ -161,7 +161,10 @@ export function sourceCommand(file, nodeArgs = []) {
 }
 
 /** Starts a Latchkey server from its sources, as every bench here does. */
-export function startLatchkey(children, name, { databaseUrl, port, publicUrl, nodeArgs }) {
+/** Node options for the Latchkey server from BENCH_LATCHKEY_NODE_ARGS (e.g. `--cpu-prof`, `--heapsnapshot-signal=SIGUSR2`). */
+const LATCHKEY_NODE_ARGS = (process.env.BENCH_LATCHKEY_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+
+export function startLatchkey(children, name, { databaseUrl, port, publicUrl, nodeArgs = LATCHKEY_NODE_ARGS }) {
   const [command, args] = sourceCommand("packages/server/src/main.ts", nodeArgs);
   return children.start(name, command, args, latchkeyEnv({ databaseUrl, port, publicUrl }));
 }

@@ -67,7 +67,7 @@ async function main() {
   await migrationOptions.database.end();
 
   const groups = {};
-  groups.latchkey = startLatchkey(children, "Latchkey", { databaseUrl: urlOf(DATABASES.latchkey), port: latchkeyPort, nodeArgs: options.latchkeyNodeArgs }).pid;
+  groups.latchkey = startLatchkey(children, "Latchkey", { databaseUrl: urlOf(DATABASES.latchkey), port: latchkeyPort }).pid;
   groups.betterAuth = children.start("Better Auth", process.execPath, [join(benchDir, "better-auth-server.mjs")], {
     BENCH_BA_DATABASE_URL: urlOf(DATABASES.betterAuth),
     BENCH_BA_PORT: String(betterAuthPort),
@@ -278,7 +278,6 @@ function readOptions() {
     databaseUrl: adminDatabaseUrl(),
     keepDatabases: process.env.BENCH_KEEP_DATABASES === "1",
     // e.g. "--cpu-prof --cpu-prof-dir=/tmp/profiles" to profile the Latchkey server (written when it stops).
-    latchkeyNodeArgs: (process.env.BENCH_LATCHKEY_NODE_ARGS ?? "").split(/\s+/).filter(Boolean),
   };
 }
 
