@@ -144,3 +144,18 @@ describe("the country of a session", () => {
     expect((await listedSession(project, proxied)).last_used_at_end_user_ip_info).toMatchObject({ ip: "198.51.100.4", countryCode: "JP" });
   });
 });
+
+describe("the country of a day's activity (/internal/metrics)", () => {
+  it("is counted from cf-ipcountry only when the request came through a trusted proxy", async () => {
+    const project = await createTestProject(server);
+    const direct: Tokens = (await signUp(project)).body;
+    const proxied: Tokens = (await signUp(project)).body;
+    const me = (tokens: Tokens, headers: Record<string, string>, via: TestServer) =>
+      api(via.url, "/users/me", { headers: { ...project.headers("client"), "x-stack-access-token": tokens.access_token, ...headers } });
+    expect((await me(direct, { "cf-ipcountry": "FR" }, server)).status).toBe(200);
+    expect((await me(proxied, { "cf-ipcountry": "DE", "x-forwarded-for": "203.0.113.9" }, behindProxy)).status).toBe(200);
+    const metrics = await api(server.url, "/internal/metrics", { headers: project.headers("admin") });
+    expect(metrics.status).toBe(200);
+    expect(metrics.body.users_by_country).toEqual({ DE: 1 });
+  });
+});

@@ -1,16 +1,18 @@
 import type { MiddlewareHandler } from "hono";
-import { recordUserActivity, requestCountry } from "../services/user-activity.js";
+import { recordUserActivity } from "../services/user-activity.js";
+import { trustedProxyCountry } from "./client-ip.js";
 import type { AppEnv } from "./context.js";
 
 /**
  * Records the signed-in user's activity for the day, with the country the edge reports (services/user-activity.ts),
- * before the handler runs. Metrics are not worth failing a request for: a failed write is logged and ignored.
+ * before the handler runs. The country is believed only from a trusted proxy (http/client-ip.ts), as for sessions:
+ * from anyone else the header is whatever the caller wrote, and would skew the metrics' countries. Metrics are not worth failing a request for: a failed write is logged and ignored.
  */
 export function userActivity(): MiddlewareHandler<AppEnv> {
   return async function userActivity(c, next) {
     const auth = c.get("auth");
     if (auth?.user) {
-      const country = requestCountry((name) => c.req.header(name));
+      const country = trustedProxyCountry(c) ?? null;
       try {
         await recordUserActivity(c.get("deps").db, { projectId: auth.project.id, userId: auth.user.id, country });
       } catch (error) {

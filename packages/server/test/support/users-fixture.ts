@@ -8,9 +8,9 @@ import { startTestServer, type TestProject, type TestServer } from "./test-serve
 // A live binding: test files read the server their own beforeAll started.
 export let server: TestServer;
 
-export function useServerForFile(): void {
+export function useServerForFile(vars: Record<string, string> = {}): void {
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer(vars);
   });
   afterAll(async () => {
     await server?.close();
