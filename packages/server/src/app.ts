@@ -3,13 +3,13 @@ import { HTTPException } from "hono/http-exception";
 import { KnownError } from "@latchkey/protocol/errors";
 import { resolveAuth } from "./http/auth.js";
 import { userActivity } from "./http/user-activity.js";
-import { requestDevice } from "./http/session-device.js";
+import { requestDeviceFacts } from "./http/session-device.js";
 import { parseBody } from "./http/body.js";
 import { limitBodySize } from "./http/body-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { databaseUnavailableResponse, isDatabaseUnavailable } from "./http/database-unavailable.js";
 import { createAppMetrics, metricsRoutes, routeLabel } from "./http/metrics.js";
-import { trackWrites } from "./db/write-tracking.js";
+import { scopedToRequest } from "./db/request-scope.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
 import { cors, overrideErrorStatus } from "./http/headers.js";
 import { knownErrorResponse } from "./http/known-error-response.js";
@@ -124,14 +124,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const requestId = crypto.randomUUID();
     const started = performance.now();
     const { dialect, mixed } = dialectOf(c.req.raw.headers);
-    c.set("deps", deps);
+    // The request's own view of the database: it sees what the request writes and knows its device.
+    const { db, scope } = scopedToRequest(deps.db, requestDeviceFacts(c));
+    c.set("deps", { ...deps, db });
     c.set("requestId", requestId);
     c.set("dialect", dialect);
     c.set("mixedDialects", mixed);
     c.set("log", deps.log.child({ requestId }));
-    const { wrote } = await trackWrites(next);
+    await next();
     // What this request wrote must be out of every cache before its caller can send the next request.
-    if (wrote) await deps.changes.sync();
+    if (scope.wrote) await deps.changes.sync();
     setProtocolHeader(c.res.headers, dialect, "request-id", requestId);
     // API answers are per caller and must never be cached, unless a route says otherwise (the JWKS).
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store, max-age=0");
@@ -188,7 +190,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     });
     app.use(`${prefix}/*`, resolveAuth());
     app.use(`${prefix}/*`, userActivity());
-    app.use(`${prefix}/*`, requestDevice());
     app.use(prefix, resolveAuth());
     app.route(prefix, api);
   }

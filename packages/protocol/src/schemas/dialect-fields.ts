@@ -105,29 +105,72 @@ export function hasDialectFields(schema: z.ZodType, seen = new Set<z.ZodType>())
  * at any depth. Values are copied only where something is removed.
  */
 export function answerForDialect(schema: z.ZodType, value: unknown, dialect: Dialect): unknown {
-  if (value === null || typeof value !== "object" || !hasDialectFields(schema)) return value;
+  const plan = answerPlan(schema, dialect);
+  return plan ? plan(value) : value;
+}
+
+/** How one schema's answers are cut for one version; null where nothing inside is marked (the value passes as it is). */
+type AnswerPlan = ((value: unknown) => unknown) | null;
+
+// Worked out once per schema and version: the answers of the hot read paths (`/users/me`) are cut on every
+// request, and walking the schema each time (registry lookups for every field) cost more than the copy.
+const answerPlans: Record<Dialect, WeakMap<z.ZodType, AnswerPlan>> = { "2.8.41": new WeakMap(), "2.8.108": new WeakMap() };
+
+function answerPlan(schema: z.ZodType, dialect: Dialect): AnswerPlan {
+  const plans = answerPlans[dialect];
+  const known = plans.get(schema);
+  if (known !== undefined) return known;
+  if (!hasDialectFields(schema)) {
+    plans.set(schema, null);
+    return null;
+  }
+  // A recursive schema meets itself while its plan is being made: it then runs the finished plan.
+  let finished: AnswerPlan = null;
+  plans.set(schema, (value) => (finished ? finished(value) : value));
+  finished = makeAnswerPlan(schema, dialect);
+  plans.set(schema, finished);
+  return finished;
+}
+
+function makeAnswerPlan(schema: z.ZodType, dialect: Dialect): AnswerPlan {
   const def = defOf(schema);
+  let plan: (value: unknown) => unknown;
   if (def.type === "object") {
-    const source = value as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(source)) {
-      const field = def.shape![key];
-      if (!field) {
-        out[key] = child;
-        continue;
-      }
+    const dropped = new Set<string>();
+    const inner = new Map<string, (value: unknown) => unknown>();
+    for (const [key, field] of Object.entries(def.shape!)) {
       const rule = rules.get(field);
-      if (rule && rule.onlyIn !== dialect) continue;
-      out[key] = answerForDialect(field, child, dialect);
+      if (rule && rule.onlyIn !== dialect) dropped.add(key);
+      else {
+        const fieldPlan = answerPlan(field, dialect);
+        if (fieldPlan) inner.set(key, fieldPlan);
+      }
     }
-    return out;
+    plan = (value) => {
+      const source = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(source)) {
+        if (dropped.has(key)) continue;
+        const fieldPlan = inner.get(key);
+        out[key] = fieldPlan ? fieldPlan(source[key]) : source[key];
+      }
+      return out;
+    };
+  } else if (def.type === "array") {
+    const element = answerPlan(def.element!, dialect) ?? ((item: unknown) => item);
+    plan = (value) => (Array.isArray(value) ? value.map(element) : element(value));
+  } else if (def.type === "record") {
+    const valuePlan = answerPlan(def.valueType!, dialect) ?? ((item: unknown) => item);
+    plan = (value) => Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, child]) => [key, valuePlan(child)]));
+  } else {
+    // Wrappers and unions: each inner schema removes what it marks.
+    const inners = wrapped(def, "out")
+      .map((inner) => answerPlan(inner, dialect))
+      .filter((inner): inner is (value: unknown) => unknown => inner !== null);
+    if (inners.length === 0) return null;
+    plan = (value) => inners.reduce((current, inner) => inner(current), value);
   }
-  if (def.type === "array" && Array.isArray(value)) return value.map((item) => answerForDialect(def.element!, item, dialect));
-  if (def.type === "record") {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, child]) => [key, answerForDialect(def.valueType!, child, dialect)]));
-  }
-  // Wrappers and unions: each inner schema removes what it marks.
-  return wrapped(def, "out").reduce<unknown>((current, inner) => answerForDialect(inner, current, dialect), value);
+  return (value) => (value === null || typeof value !== "object" ? value : plan(value));
 }
 
 /** Problems (`<path> contains unknown properties: a, b`) for request fields the version does not have. */

@@ -8,7 +8,6 @@ import { acquireDataDirLock, DATA_DIR_LOCK_FILE, type DataDirLock } from "./data
 import { PGliteDialect } from "./pglite-dialect.js";
 import { fillFromTemplate, TEMPLATE_COPY_MARKER, type TemplateOptions } from "./pglite-template.js";
 import type { Database } from "./schema.js";
-import { WriteTrackingPlugin } from "./write-tracking.js";
 
 export type Db = Kysely<Database>;
 
@@ -29,7 +28,6 @@ const changeSources = new WeakMap<Db, ChangeSource>();
 const pools = new WeakMap<Db, pg.Pool>();
 
 export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
-  const plugins = [new WriteTrackingPlugin()];
   let db: Db;
   if (target.kind === "postgres") {
     // A database that does not answer a new connection within 3 s is treated as down (503), not waited on.
@@ -41,7 +39,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
     // event on that client, which the pool listens for only on idle clients; the request's query fails
     // with it anyway (answered 503, http/database-unavailable.ts), so the event itself is not needed.
     pool.on("connect", (client) => client.on("error", () => {}));
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     changeSources.set(db, { kind: "postgres", url: target.url });
     pools.set(db, pool);
   } else {
@@ -58,7 +56,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
           `Point LATCHKEY_DATA_DIR at an empty directory or at one an earlier Latchkey created.`,
       );
     }
-    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, () => lock?.release()), plugins });
+    db = new Kysely<Database>({ dialect: new PGliteDialect(pglite, () => lock?.release()) });
     changeSources.set(db, { kind: "pglite", pglite });
   }
   return db;

@@ -60,6 +60,9 @@ export function clientIp(c: Context<AppEnv>): string | undefined {
  * caller wrote.
  */
 export function trustedProxyCountry(c: Context<AppEnv>): string | undefined {
+  // Most requests name no country; finding the peer and checking it against the list costs more than the headers.
+  const country = requestCountry((name) => c.req.header(name));
+  if (country === null) return undefined;
   let peer: string | undefined;
   try {
     peer = getConnInfo(c).remote.address;
@@ -67,7 +70,7 @@ export function trustedProxyCountry(c: Context<AppEnv>): string | undefined {
     return undefined;
   }
   if (!peer || !isTrusted(c.get("deps").env.trustedProxies, peer)) return undefined;
-  return requestCountry((name) => c.req.header(name)) ?? undefined;
+  return country;
 }
 
 function isTrusted(proxies: BlockList, address: string): boolean {

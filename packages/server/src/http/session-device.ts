@@ -1,14 +1,15 @@
-import type { MiddlewareHandler } from "hono";
-import { storedUserAgent, withRequestDevice } from "../services/session-device.js";
+import type { Context } from "hono";
+import { storedUserAgent, type RequestDeviceFacts, type SessionDevice } from "../services/session-device.js";
 import { clientIp, trustedProxyCountry } from "./client-ip.js";
 import type { AppEnv } from "./context.js";
 
 /**
- * Makes the request's device (address, User-Agent, country from a trusted proxy) known to the services that
- * make or refresh a session (services/session-device.ts). Read only if one does.
+ * The request's device (address, User-Agent, country from a trusted proxy) for the services that make or refresh
+ * a session (services/session-device.ts). Worked out on first use, and at most once: most requests make none.
  */
-export function requestDevice(): MiddlewareHandler<AppEnv> {
-  return async function requestDevice(c, next) {
-    await withRequestDevice(() => ({ ip: clientIp(c), userAgent: storedUserAgent(c.req.header("user-agent")), countryCode: trustedProxyCountry(c) }), next);
+export function requestDeviceFacts(c: Context<AppEnv>): RequestDeviceFacts {
+  let device: SessionDevice | undefined;
+  return {
+    device: () => (device ??= { ip: clientIp(c), userAgent: storedUserAgent(c.req.header("user-agent")), countryCode: trustedProxyCountry(c) }),
   };
 }

@@ -1,4 +1,5 @@
-import { AsyncLocalStorage } from "node:async_hooks";
+import type { Kysely } from "kysely";
+import { requestScopeOf } from "../db/request-scope.js";
 
 /**
  * What a request tells about the device it came from, recorded on the session it makes or refreshes: what the
@@ -21,19 +22,19 @@ export function storedUserAgent(header: string | undefined): string | undefined 
   return trimmed === "" ? undefined : trimmed;
 }
 
-/**
- * The device of the request being handled. Sessions are made deep inside a dozen sign-in paths (password,
- * one-time code, passkey, OAuth, MFA, CLI, anonymous, handoff), none of which otherwise needs to know about the
- * request; the request pipeline sets it once instead of every path passing it down. Computed only when a session
- * is made, since most requests make none.
- */
-const requestDevice = new AsyncLocalStorage<() => SessionDevice>();
-
-export function withRequestDevice<T>(device: () => SessionDevice, run: () => Promise<T>): Promise<T> {
-  return requestDevice.run(device, run);
+/** What the request pipeline puts in each request's database scope (db/request-scope.ts) for the services below. */
+export interface RequestDeviceFacts {
+  /** Computed only when a session is made or its use recorded: most requests do neither. */
+  device: () => SessionDevice;
 }
 
-/** The current request's device; empty outside a request (scripts, tests calling services directly). */
-export function currentRequestDevice(): SessionDevice {
-  return requestDevice.getStore()?.() ?? {};
+/**
+ * The device of the request the database instance runs for. Sessions are made deep inside a dozen sign-in paths
+ * (password, one-time code, passkey, OAuth, MFA, CLI, anonymous, handoff), none of which otherwise needs to know
+ * about the request; the request pipeline puts it in the request's database scope once instead of every path
+ * passing it down. Empty outside a request (scripts, background work, tests calling services directly).
+ */
+export function currentRequestDevice(db: Kysely<any>): SessionDevice {
+  const facts = requestScopeOf(db)?.facts as Partial<RequestDeviceFacts> | undefined;
+  return facts?.device?.() ?? {};
 }

@@ -29,7 +29,7 @@ export interface NewSession {
 /** Starts a session: a random refresh token, stored only as its hash. */
 export async function createSession(db: Db, session: NewSession): Promise<{ session: SessionRow; refreshToken: string }> {
   const refreshToken = randomSecret(256);
-  const device = session.device ?? currentRequestDevice();
+  const device = session.device ?? currentRequestDevice(db);
   const row = await db
     .insertInto("sessions")
     .values({
@@ -82,7 +82,7 @@ export async function touchSession(db: Db, session: Pick<SessionRow, "id" | "use
   const now = new Date();
   if (now.getTime() - session.last_used_at.getTime() < ACTIVITY_WRITE_INTERVAL_MS) return;
   // Only now: most refreshes record nothing, and need not work out the address.
-  const device = given ?? currentRequestDevice();
+  const device = given ?? currentRequestDevice(db);
   await db
     .updateTable("sessions")
     .set({
