@@ -50,7 +50,7 @@ export function installBenchDependencies() {
     console.error("bench: run `npm ci` at the repository root first (Latchkey is started with its tsx).");
     process.exit(2);
   }
-  const installed = ["better-auth", "pg", "autocannon"].every((name) => existsSync(join(benchDir, "node_modules", name, "package.json")));
+  const installed = ["better-auth", "pg", "autocannon", "quickjs-emscripten"].every((name) => existsSync(join(benchDir, "node_modules", name, "package.json")));
   if (installed) return;
   console.log("bench: installing bench/ dependencies (npm ci --prefix bench)…");
   const result = spawnSync("npm", ["ci", "--prefix", benchDir, "--no-audit", "--no-fund"], { stdio: "inherit" });

@@ -4,14 +4,18 @@
 //       endpoint, interleaved so both see the same machine load:
 //       (a) in process, before the server (and so its delivery worker) runs: createUser (with an email; the
 //           project makes a personal team) and createTeam (with a creator) — the write path alone; and the
-//           lookup a project without endpoints pays per write (against an empty transaction);
+//           lookup a project without endpoints pays per write (against an empty transaction), and the same once
+//           the server runs, answered from its per-process cache (cache/webhook-listening.ts);
 //       (b) over HTTP, sequential (password sign-up, server-created user, team with creator), while the worker
 //           delivers each event as it is written: the write path plus the delivery competing for the cores.
 //   (2) delivery throughput: --events events written to the outbox in one transaction, then the time until a
 //       local receiver (answering 200 at once) has them all and the workers have recorded every attempt.
 // Not part of `npm test` (STYLE.md §9). Runs the real server in this process.
 //
-//   node --conditions=source bench/webhooks.mjs [--writes 300] [--events 5000] [--pglite]
+//   node --conditions=source bench/webhooks.mjs [--writes 300] [--events 5000] [--pglite] [--no-listening-cache]
+//
+// --no-listening-cache: the server runs without its per-process cache of projects with endpoints (every write
+// asks the database), to compare the write path of projects without endpoints with and without it.
 //
 // BENCH_DATABASE_URL: an admin URL of a local PostgreSQL (default postgres://postgres:postgres@127.0.0.1:5432/postgres);
 // the database latchkey_bench_webhooks is created and dropped. --pglite uses in-memory PGlite instead.
@@ -22,7 +26,12 @@ import { dropDatabase, freshPostgres, pgVersion } from "./bench-database.mjs";
 
 register();
 const { values: args } = parseArgs({
-  options: { writes: { type: "string", default: "300" }, events: { type: "string", default: "5000" }, pglite: { type: "boolean", default: false } },
+  options: {
+    writes: { type: "string", default: "300" },
+    events: { type: "string", default: "5000" },
+    pglite: { type: "boolean", default: false },
+    "no-listening-cache": { type: "boolean", default: false },
+  },
 });
 const WRITES = Number(args.writes);
 const EVENTS = Number(args.events);
@@ -37,6 +46,7 @@ const { createProject } = await import(new URL("services/projects.ts", src).href
 const { createEndpoint } = await import(new URL("services/webhook-endpoints.ts", src).href);
 const { webhooksListening, writeWebhookEvents } = await import(new URL("services/webhook-outbox.ts", src).href);
 const { migrate } = await import(new URL("db/migrate.ts", src).href);
+const { attachWebhookListeningCache } = await import(new URL("cache/webhook-listening.ts", src).href);
 const { createUser } = await import(new URL("services/users.ts", src).href);
 const { createTeam } = await import(new URL("services/teams.ts", src).href);
 
@@ -85,11 +95,20 @@ const inProcess = [];
   const bare = [];
   for (let i = 0; i < WRITES; i++) bare.push(await timed(() => db.transaction().execute(async () => {})));
   inProcess.lookup = { withLookup: summary(lookups), bare: summary(bare) };
+  inProcess.quietProjectId = quietProject.id;
   // The in-process events are not part of the delivery figure below.
   await db.deleteFrom("webhook_messages").execute();
 }
 
+// The first cache attached to a database is the one used: this one answers every question from the database.
+if (args["no-listening-cache"]) attachWebhookListeningCache(db, { handOff: false, listening: (_projectId, lookup) => lookup() });
 const server = await startServer(env, createLogger(env.logLevel), { db });
+{
+  // The server attached its cache to this database: the lookup of (1a) again, now answered from memory.
+  const cached = [];
+  for (let i = 0; i < WRITES; i++) cached.push(await timed(() => db.transaction().execute((trx) => webhooksListening(trx, inProcess.quietProjectId))));
+  inProcess.lookup.cached = summary(cached);
+}
 
 async function benchProject(name) {
   const project = await createProject(db, { displayName: name, description: null });
@@ -138,15 +157,19 @@ try {
   const seconds = (performance.now() - started) / 1000;
 
   const database = args.pglite ? "PGlite (in memory)" : `PostgreSQL ${await pgVersion()}`;
-  console.log(`Webhooks; ${database}, Node ${process.version}, ${WRITES} sequential writes each, interleaved`);
+  const cacheNote = args["no-listening-cache"] ? ", without the listening cache" : "";
+  console.log(`Webhooks; ${database}, Node ${process.version}, ${WRITES} sequential writes each, interleaved${cacheNote}`);
   for (const { label, without, withOne } of [...inProcess.map((r) => ({ ...r, label: `in process, ${r.label}` })), ...results]) {
     console.log(
       `  ${label}: without endpoints p50 ${without.p50.toFixed(2)} ms (mean ${without.mean.toFixed(2)}); with one endpoint p50 ${withOne.p50.toFixed(2)} ms (mean ${withOne.mean.toFixed(2)}); ` +
         `+${(100 * (withOne.p50 / without.p50 - 1)).toFixed(1)} % at p50, +${(100 * (withOne.mean / without.mean - 1)).toFixed(1)} % mean`,
     );
   }
-  const { withLookup, bare } = inProcess.lookup;
-  console.log(`  a project without endpoints: the lookup costs ${(withLookup.p50 - bare.p50).toFixed(3)} ms at p50 (an empty transaction ${bare.p50.toFixed(3)} ms, with the lookup ${withLookup.p50.toFixed(3)} ms)`);
+  const { withLookup, bare, cached } = inProcess.lookup;
+  console.log(
+    `  a project without endpoints: the lookup costs ${(withLookup.p50 - bare.p50).toFixed(3)} ms at p50 (an empty transaction ${bare.p50.toFixed(3)} ms, with the lookup ${withLookup.p50.toFixed(3)} ms); ` +
+      `from the server's cache ${(cached.p50 - bare.p50).toFixed(3)} ms (${cached.p50.toFixed(3)} ms)`,
+  );
   console.log(`  delivery: ${EVENTS} events to one local endpoint in ${seconds.toFixed(2)} s = ${Math.round(EVENTS / seconds)} events/s (commit to last attempt recorded)`);
 } finally {
   await server.close();

@@ -52,6 +52,19 @@ export type { TeamMemberProfile, TeamMemberProfileUpdate, TeamMemberRoles } from
 export type { TeamInvitation, TeamInvitationDetails } from "./wire/team-invitations.js";
 export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate } from "./wire/api-keys.js";
 export type { WebhookEndpoint, WebhookEndpointCreate } from "./wire/webhooks.js";
+export type {
+  EmailDraft,
+  EmailDraftCreate,
+  EmailDraftUpdate,
+  EmailPreview,
+  EmailPreviewRequest,
+  EmailTemplate,
+  EmailTemplateUpdate,
+  EmailTheme,
+  EmailThemeChoice,
+  EmailThemeSummary,
+} from "./wire/emails-as-code.js";
+export type { SendEmailOptions } from "./apps/admin-email-actions.js";
 export * as constants from "./constants.js";
 
 // Known errors come from the shared catalogue: `error instanceof KnownErrors.UserNotFound`.

@@ -19,6 +19,7 @@ import { passwordAuthRoutes } from "./routes/auth-password.js";
 import { sessionsRoutes } from "./routes/auth-sessions.js";
 import { internalApiKeysRoutes } from "./routes/internal-api-keys.js";
 import { internalEmailsRoutes } from "./routes/internal-emails.js";
+import { internalFailedEmailsDigestRoutes } from "./routes/internal-failed-emails-digest.js";
 import { devOutboxRoutes } from "./routes/dev-outbox.js";
 import { devWebhooksRoutes } from "./routes/dev-webhooks.js";
 import { devOAuthRoutes } from "./dev-oauth/routes.js";
@@ -61,6 +62,10 @@ import { hostedHandlerPagesRoutes } from "./routes/hosted-handler-pages.js";
 import { hostedHandoffRoutes } from "./routes/auth-hosted-handoff.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { svixCompatibleRoutes } from "./routes/webhooks-svix.js";
+import { internalEmailThemesRoutes } from "./routes/internal-email-themes.js";
+import { internalEmailTemplatesRoutes } from "./routes/internal-email-templates.js";
+import { internalEmailDraftsRoutes } from "./routes/internal-email-drafts.js";
+import { renderEmailRoutes } from "./routes/render-email.js";
 import serverPackage from "../package.json" with { type: "json" };
 
 /**
@@ -91,6 +96,11 @@ export const API_ROUTES: readonly Route[] = [
   ...notificationPreferencesRoutes,
   ...sendEmailRoutes,
   ...internalEmailsRoutes,
+  ...internalFailedEmailsDigestRoutes,
+  ...internalEmailThemesRoutes,
+  ...internalEmailTemplatesRoutes,
+  ...internalEmailDraftsRoutes,
+  ...renderEmailRoutes,
   ...signInInvitationRoutes,
   ...featureSupportRoutes,
   ...teamsRoutes,

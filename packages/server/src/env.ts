@@ -37,6 +37,8 @@ const environmentSchema = z.object({
     }),
   // Long enough that it cannot be guessed; a bearer token travels with every scrape.
   LATCHKEY_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  // The scheduler's bearer token for POST /internal/failed-emails-digest (the server also runs the digest daily itself).
+  LATCHKEY_CRON_SECRET: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   LATCHKEY_SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   LATCHKEY_SMTP_HOST: z.string().min(1).optional(),
   LATCHKEY_SMTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
@@ -49,6 +51,8 @@ const environmentSchema = z.object({
   STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: boolean.optional(),
   LATCHKEY_ALLOW_SHARED_OAUTH_ACCESS_TOKENS: boolean.optional(),
   LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: boolean.optional(),
+  LATCHKEY_SVIX_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  LATCHKEY_SVIX_API_KEY: z.string().min(1).optional(),
   LATCHKEY_OAUTH_DEV_ISSUER: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   LATCHKEY_OAUTH_DEV_CLIENT_SECRET: z.string().min(1).default("MOCK-SERVER-SECRET"),
   NODE_ENV: z.string().optional(),
@@ -94,6 +98,8 @@ export interface Env {
    * with one it is required in both.
    */
   metricsToken: string | undefined;
+  /** Bearer token an outside scheduler presents to `POST /internal/failed-emails-digest`; unset: the route refuses everyone. */
+  cronSecret: string | undefined;
   /** The server's own SMTP server for projects on the `shared` email config; null sends mail to the dev outbox. */
   sharedSmtp: SharedSmtpSettings | null;
   /** Sender address of mail sent through the shared server (and shown for outbox mail). */
@@ -124,6 +130,11 @@ export interface Env {
    */
   oauthDevIssuer: string | undefined;
   oauthDevClientSecret: string;
+  /**
+   * A real Svix server that takes the webhook events instead of the built-in engine (services/webhook-svix-forwarder.ts),
+   * and whose app portal `POST /webhooks/svix-token` hands out tokens for; undefined: the built-in engine.
+   */
+  svix: { url: string; apiKey: string } | undefined;
   /** The server's own credentials for `shared` providers (LATCHKEY_OAUTH_<TYPE>_CLIENT_ID / _CLIENT_SECRET). */
   oauthSharedCredentials: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
 }
@@ -160,6 +171,9 @@ export function readEnv(source: Record<string, string | undefined> = process.env
       }
     }
   }
+  if ((e.LATCHKEY_SVIX_URL === undefined) !== (e.LATCHKEY_SVIX_API_KEY === undefined)) {
+    throw new EnvError("Invalid Latchkey configuration:\n  - LATCHKEY_SVIX_URL and LATCHKEY_SVIX_API_KEY: set both (to hand webhooks to that Svix server) or neither");
+  }
   if (!devMode && e.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING) {
     throw new EnvError("Invalid Latchkey configuration:\n  - STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: a fixed passkey challenge is for tests, allowed in dev mode only");
   }
@@ -180,6 +194,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     maxBodyBytes: e.LATCHKEY_MAX_BODY_BYTES,
     trustedProxies: parseTrustedProxies(e.LATCHKEY_TRUSTED_PROXIES),
     metricsToken: e.LATCHKEY_METRICS_TOKEN,
+    cronSecret: e.LATCHKEY_CRON_SECRET,
     sharedSmtp: sharedSmtpSettings(e),
     emailSender: e.LATCHKEY_EMAIL_SENDER ?? "noreply@latchkey.localhost",
     checkResponses: e.LATCHKEY_CHECK_RESPONSES ?? false,
@@ -189,6 +204,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     webhooksAllowPrivateTargets: e.LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS ?? devMode,
     oauthDevIssuer: e.LATCHKEY_OAUTH_DEV_ISSUER,
     oauthDevClientSecret: e.LATCHKEY_OAUTH_DEV_CLIENT_SECRET,
+    svix: e.LATCHKEY_SVIX_URL && e.LATCHKEY_SVIX_API_KEY ? { url: e.LATCHKEY_SVIX_URL.replace(/\/+$/, ""), apiKey: e.LATCHKEY_SVIX_API_KEY } : undefined,
     oauthSharedCredentials: sharedOAuthCredentials(source),
   };
 }

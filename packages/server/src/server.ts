@@ -3,6 +3,8 @@ import { serve, type ServerType } from "@hono/node-server";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
 import { createCaches } from "./cache/caches.js";
+import { attachWebhookListeningCache, WebhookListeningCache } from "./cache/webhook-listening.js";
+import { startSvixForwarder } from "./services/webhook-svix-forwarder.js";
 import { openChangeFeed } from "./db/change-feed.js";
 import { changeSourceOf, connectDatabase, type Db } from "./db/connect.js";
 import { migrate } from "./db/migrate.js";
@@ -14,6 +16,7 @@ import { attachSigningKeyRing } from "./crypto/signing-keys.js";
 import { seedInternalProject } from "./services/seed.js";
 import { openSigningKeyRing } from "./services/signing-keys.js";
 import { startVerificationCodeSweeper } from "./services/verification-code-cleanup.js";
+import { startFailedEmailsDigestTimer } from "./services/failed-emails-digest.js";
 import { startWebhookDelivery } from "./services/webhook-delivery.js";
 
 export interface RunningServer {
@@ -65,6 +68,8 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
     if (ownsDb) await db.destroy();
     throw error;
   }
+  // Whether a project has webhook endpoints, for every write; found through the database (see its comment).
+  const detachWebhookListening = attachWebhookListeningCache(db, new WebhookListeningCache(feed, env.svix !== undefined));
   const app = createApp({ db, env, log, caches: createCaches(feed), changes: feed });
   const drain = new Drain();
   const server = await new Promise<ServerType>((resolve) => {
@@ -73,8 +78,12 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   const connections = trackConnections(server as Server);
   // Every process sweeps spent codes; concurrent sweeps share the work (see the sweep's comment).
   const sweeper = startVerificationCodeSweeper(db, log);
+  // Every process checks hourly for the day's failed-emails digest; one of them claims and sends it.
+  const failedEmailsDigest = startFailedEmailsDigestTimer({ db, env, log }, log);
   // Every process delivers webhooks; processes on one database share the due deliveries (see the worker's comment).
+  // (With a real Svix server configured, it only finishes deliveries queued before; new events are forwarded there.)
   const webhookDelivery = startWebhookDelivery(db, env, log, feed);
+  const svixForwarder = env.svix ? startSvixForwarder(db, env.svix, log, feed) : undefined;
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
 
@@ -93,7 +102,10 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
       await allClosed;
       clearTimeout(timer);
       await sweeper.stop();
+      await failedEmailsDigest.stop();
       await webhookDelivery.stop();
+      await svixForwarder?.stop();
+      detachWebhookListening();
       await feed.close();
       if (ownsDb) await db.destroy();
     })());

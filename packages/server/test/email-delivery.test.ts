@@ -3,7 +3,8 @@ import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendEmail } from "../src/email/send.js";
-import { codeLink, DEFAULT_EMAIL_TEMPLATES, renderTemplate } from "../src/email/templates.js";
+import { codeLink, DEFAULT_EMAIL_TEMPLATES } from "../src/email/templates.js";
+import { renderTransactionalEmail } from "../src/services/transactional-email.js";
 import { createLogger } from "../src/log.js";
 import { getProject } from "../src/services/projects.js";
 import { api } from "./support/api.js";
@@ -59,9 +60,9 @@ describe("templates", () => {
     expect(codeLink("https://app.example.com/cb?x=1#top", "a b")).toBe("https://app.example.com/cb?x=1&code=a%20b#top");
   });
 
-  it("renders every default template, escaping values in HTML only", () => {
-    const variables = {
-      projectDisplayName: "Acme <Corp>",
+  it("renders every flow's mail from the project's TSX template, escaping values in HTML", async () => {
+    const project = await getProject(server.db, (await createTestProject(server, "Acme <Corp>")).projectId);
+    const variables: Record<string, string> = {
       emailVerificationLink: "https://a.example/v?code=1&x=2",
       passwordResetLink: "https://a.example/r?code=1",
       magicLink: "https://a.example/m?code=ABC123xyz",
@@ -71,14 +72,28 @@ describe("templates", () => {
       signInInvitationLink: "https://a.example/s",
     };
     for (const template of Object.values(DEFAULT_EMAIL_TEMPLATES)) {
-      const rendered = renderTemplate(template, variables);
-      expect(rendered.text).toContain(variables[template.linkVariable as keyof typeof variables]);
-      expect(rendered.html).not.toContain("<Corp>");
-      expect(rendered.html).not.toMatch(/\{\{\w+\}\}/);
+      const rendered = await renderTransactionalEmail(project!, template.id, variables, "Ada <b>");
+      expect(rendered.text, template.id).toContain(variables[template.linkVariable]);
+      expect(rendered.html, template.id).not.toContain("<Corp>");
+      expect(rendered.html, template.id).not.toContain("Ada <b>");
     }
-    expect(renderTemplate(DEFAULT_EMAIL_TEMPLATES.magic_link, variables).subject).toBe("Sign in to Acme <Corp>: Your code is ABC123");
-    expect(renderTemplate(DEFAULT_EMAIL_TEMPLATES.email_verification, variables).html).toContain("https://a.example/v?code=1&amp;x=2");
-    expect(() => renderTemplate(DEFAULT_EMAIL_TEMPLATES.password_reset, { projectDisplayName: "x" })).toThrow(/passwordResetLink/);
+    expect((await renderTransactionalEmail(project!, "magic_link", variables, null)).subject).toBe("Sign in to Acme <Corp>: Your code is ABC123");
+    expect((await renderTransactionalEmail(project!, "email_verification", variables, null)).html).toContain("https://a.example/v?code=1&amp;x=2");
+  });
+
+  it("records a mail the project's template cannot render as a failed send, without throwing", async () => {
+    const created = await createTestProject(server);
+    const broken = await api(server.url, "/internal/config/override", {
+      method: "PATCH",
+      headers: created.headers("admin"),
+      body: { config_override_string: JSON.stringify({ "emails.templates.a70fb3a4-56c1-4e42-af25-49d25603abd0": { displayName: "Password Reset", tsxSource: "export function EmailTemplate() { throw new Error('boom'); }" } }) },
+    });
+    expect(broken.status, broken.text).toBe(200);
+    const to = email();
+    const result = await sendEmail(deps(), await getProject(server.db, created.projectId), { to, template: "password_reset", variables: { passwordResetLink: "https://a.example/r" } });
+    expect(result.error).toContain("boom");
+    const row = await server.db.selectFrom("sent_emails").selectAll().where("id", "=", result.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ recipient: to, subject: "Password Reset", error: expect.stringContaining("boom") });
   });
 });
 

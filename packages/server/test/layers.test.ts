@@ -31,6 +31,8 @@ const FORBIDDEN: Record<string, string[]> = {
   crypto: ["services", "http", "routes"],
   config: ["services", "http", "routes"],
   email: ["http", "routes"],
+  // The TSX email renderer is a pure function of its input: no database, services or HTTP.
+  "email-rendering": ["db", "cache", "services", "http", "routes"],
   http: ["routes"],
 };
 

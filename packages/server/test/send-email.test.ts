@@ -272,17 +272,25 @@ describe("send-email errors", () => {
     expect(badShape.body.error).toContain("body.html must be a `string` type");
   });
 
-  it("says plainly that templates and drafts are not supported yet", async () => {
+  it("refuses unknown templates and drafts, and code that does not render, before sending anything", async () => {
     const project = await mailingProject();
     const reader = await user(project);
-    for (const body of [{ template_id: crypto.randomUUID() }, { draft_id: crypto.randomUUID() }]) {
-      const response = await sendEmail(project, { user_ids: [reader.id], ...body });
-      expect(response.status).toBe(400);
-      expect(response.text).toMatch(/^Sending with template_id or draft_id is not supported by this server yet/);
-    }
+    const unknownTemplate = await sendEmail(project, { user_ids: [reader.id], template_id: crypto.randomUUID() });
+    expect(unknownTemplate.status).toBe(404);
+    expect(unknownTemplate.text).toBe("No template found with given id");
+    const unknownDraft = await sendEmail(project, { user_ids: [reader.id], draft_id: crypto.randomUUID() });
+    expect(unknownDraft.status).toBe(404);
+    const broken = await call(project, "admin", "/internal/email-drafts", {
+      method: "POST",
+      body: { display_name: "Broken", tsx_source: "export function EmailTemplate() { throw new Error('no such thing'); }" },
+    });
+    expect(broken.status, broken.text).toBe(200);
+    const refused = await sendEmail(project, { user_ids: [reader.id], draft_id: broken.body.id });
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe("EMAIL_RENDERING_ERROR");
+    expect(refused.body.error).toContain("no such thing");
     expect(await receivedAny(reader.email!)).toBe(false);
   });
-
   it("names the first unknown user and sends nothing", async () => {
     const project = await mailingProject();
     const reader = await user(project);
@@ -327,5 +335,98 @@ describe("rendering caller-written mail", () => {
     expect(fragment.html).toMatch(/^<!doctype html><html><body[^>]*>\n<div[^>]*><p>Hi<\/p><\/div>/);
     expect(fragment.html).not.toContain("unsubscribe");
     expect(fragment.text).toBe("Hi\n");
+  });
+});
+
+describe("sending the project's TSX templates and drafts", () => {
+  const DARK_THEME = "a0172b5d-cff0-463b-83bb-85124697373a";
+  const TEMPLATE_SOURCE = `import { Section, Text } from "@react-email/components";
+import { NotificationCategory, Subject, type Props } from "@stackframe/emails";
+
+export function EmailTemplate({ user, project, variables }: Props<{ release: string }>) {
+  return (
+    <Section>
+      <Subject value={"Release " + variables.release + " of " + project.displayName} />
+      <NotificationCategory value="Marketing" />
+      <Text>Hello {user.displayName ?? "there"}, version {variables.release} is out.</Text>
+    </Section>
+  );
+}
+`;
+
+  async function namedUser(project: TestProject, displayName: string): Promise<{ id: string; email: string }> {
+    const address = email();
+    const response = await call(project, "server", "/users", { method: "POST", body: { primary_email: address, display_name: displayName } });
+    expect(response.status).toBe(201);
+    return { id: response.body.id, email: address };
+  }
+
+  it("renders a template per user with the variables, its subject, its category's unsubscribe link, and the chosen theme", async () => {
+    const project = await mailingProject("Release Co");
+    const created = await call(project, "admin", "/internal/email-templates", { method: "POST", body: { display_name: "Release notes" } });
+    expect(created.status, created.text).toBe(200);
+    const saved = await call(project, "admin", `/internal/email-templates/${created.body.id}`, { method: "PATCH", body: { tsx_source: TEMPLATE_SOURCE } });
+    expect(saved.status, saved.text).toBe(200);
+    const [ada, bob] = [await namedUser(project, "Ada <Lovelace>"), await namedUser(project, "Bob")];
+
+    const response = await sendEmail(project, { user_ids: [ada.id, bob.id], template_id: created.body.id, variables: { release: "2.0" } });
+    expect(response.status, response.text).toBe(200);
+    const [toAda, toBob] = [await smtp.nextMessage(ada.email), await smtp.nextMessage(bob.email)];
+    expect(toAda.subject).toBe("Release 2.0 of Release Co");
+    expect(toAda.html).toContain("Hello Ada &lt;Lovelace&gt;, version 2.0 is out.");
+    expect(toBob.text).toContain("Hello Bob, version 2.0 is out.");
+    // Marketing (the template's category) can be turned off: each mail has its own unsubscribe link.
+    expect(unsubscribeLinkOf(toAda)).not.toBe(unsubscribeLinkOf(toBob));
+    expect(header(toAda, "list-unsubscribe")).toBe(`<${unsubscribeLinkOf(toAda)}>`);
+
+    // The project's selected theme (Default Light) wraps it; the dark one when asked, and a given subject wins.
+    const pageColour = (html: string) => /<body[^>]*background-color:\s*([^;"]+)/i.exec(html)?.[1];
+    expect(pageColour(toAda.html)).toBeDefined();
+    const dark = await sendEmail(project, { user_ids: [ada.id], template_id: created.body.id, variables: { release: "2.1" }, theme_id: DARK_THEME, subject: "Dark news" });
+    expect(dark.status).toBe(200);
+    const darkMail = await smtp.nextMessage(ada.email);
+    expect(darkMail.subject).toBe("Dark news");
+    expect(darkMail.html).toContain("version 2.1 is out.");
+    expect(pageColour(darkMail.html)).toBeDefined();
+    expect(pageColour(darkMail.html)).not.toBe(pageColour(toAda.html));
+  });
+
+  it("sends a draft to all users and marks it sent", async () => {
+    const project = await mailingProject("Draft Co");
+    const [ada, bob] = [await namedUser(project, "Ada"), await namedUser(project, "Bob")];
+    const draft = await call(project, "admin", "/internal/email-drafts", {
+      method: "POST",
+      body: {
+        display_name: "Hello everyone",
+        tsx_source: `import { Subject } from "@stackframe/emails";\nexport function EmailTemplate({ user }) { return <><Subject value="A note for you" /><p>Dear {user.displayName},</p></>; }\n`,
+      },
+    });
+    expect(draft.status, draft.text).toBe(200);
+    expect((await call(project, "admin", `/internal/email-drafts/${draft.body.id}`)).body.sent_at_millis).toBeNull();
+
+    const response = await sendEmail(project, { all_users: true, draft_id: draft.body.id });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.results.map((r: { user_id: string }) => r.user_id).sort()).toEqual([ada.id, bob.id].sort());
+    for (const [who, address] of [["Ada", ada.email], ["Bob", bob.email]] as const) {
+      const mail = await smtp.nextMessage(address);
+      expect(mail.subject).toBe("A note for you");
+      expect(mail.text).toContain(`Dear ${who},`);
+    }
+    expect((await call(project, "admin", `/internal/email-drafts/${draft.body.id}`)).body.sent_at_millis).toEqual(expect.any(Number));
+  });
+
+  it("wraps written HTML in the theme named by theme_id", async () => {
+    const project = await mailingProject("Themed Co");
+    const reader = await user(project);
+    const plain = await sendEmail(project, { user_ids: [reader.id], subject: "Plain", html: "<p>Same words</p>" });
+    expect(plain.status).toBe(200);
+    const themed = await sendEmail(project, { user_ids: [reader.id], subject: "Themed", html: "<p>Same words</p>", theme_id: DARK_THEME });
+    expect(themed.status, themed.text).toBe(200);
+    const [first, second] = [await smtp.nextMessage(reader.email!), await smtp.nextMessage(reader.email!)];
+    const themedMail = first.subject === "Themed" ? first : second;
+    const plainMail = first.subject === "Themed" ? second : first;
+    expect(themedMail.html).toContain("<p>Same words</p>");
+    expect(themedMail.html).toMatch(/<body[^>]*background-color/i);
+    expect(plainMail.html).not.toMatch(/<body[^>]*background-color/i);
   });
 });

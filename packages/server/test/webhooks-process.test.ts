@@ -5,8 +5,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
 import { killServerProcesses, runServerProcess, waitUntilServing } from "./support/server-process.js";
 
-// Webhooks across a process that dies (issue 18): a committed event is in the outbox, not in the memory of the
-// process that wrote it, so the next process delivers it. Real PostgreSQL only: it is what several processes
+// Webhooks across processes (issue 18): a committed event is in the outbox, not in the memory of the process that
+// wrote it, so the next process delivers it; and a process's cache of projects with endpoints follows changes
+// made by another. Real PostgreSQL only: it is what several processes
 // share (an embedded PGlite has one process per data dir), and what this test reads while the processes run.
 const onPostgres = process.env.LATCHKEY_TEST_DB === "postgres";
 const databases: string[] = [];
@@ -54,7 +55,7 @@ async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_
   }
 }
 
-describe.skipIf(!onPostgres)("webhooks across a killed server process", () => {
+describe.skipIf(!onPostgres)("webhooks across server processes", () => {
   it("delivers an event committed by a process killed before delivering it, from the next process, with the same id", async () => {
     const databaseUrl = await freshDatabase();
     const env = { LATCHKEY_DATABASE_URL: databaseUrl, LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
@@ -97,6 +98,38 @@ describe.skipIf(!onPostgres)("webhooks across a killed server process", () => {
       expect(deliveries).toEqual([{ id: (await delivery()).message_id, payload: { type: "user.created", data: expect.objectContaining({ id: user.id, display_name: "Survivor" }) } }]);
       await waitUntil(async () => ((await delivery()).status === "succeeded" ? true : undefined));
       expect(await delivery()).toMatchObject({ status: "succeeded", attempts: 2 });
+    } finally {
+      await db.end();
+    }
+  }, 240_000);
+
+  it("a process that cached 'no endpoints' for a project hears of an endpoint another process created", async () => {
+    const databaseUrl = await freshDatabase();
+    const env = { LATCHKEY_DATABASE_URL: databaseUrl, LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
+    const writer = runServerProcess(env);
+    await waitUntilServing(writer);
+    const manager = runServerProcess(env);
+    await waitUntilServing(manager);
+    const createUser = async () => {
+      const response = await fetch(`${writer.url}/api/v1/users`, { method: "POST", headers: { ...serverAccess, "content-type": "application/json" }, body: "{}" });
+      expect(response.status).toBe(201);
+      return ((await response.json()) as { id: string }).id;
+    };
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const written = (userId: string) => db.query("select 1 from webhook_messages where payload -> 'data' ->> 'id' = $1", [userId]).then((r) => r.rows.length > 0);
+      // The writer caches that the project has no endpoint.
+      expect(await written(await createUser())).toBe(false);
+      expect(await written(await createUser())).toBe(false);
+
+      const token = (await (await fetch(`${manager.url}/api/v1/webhooks/svix-token`, { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: "{}" })).json()) as { token: string };
+      const svix = new Svix(token.token, { serverUrl: `${manager.url}/api/v1/webhooks/svix` });
+      await svix.endpoint.create("internal", { url: "http://127.0.0.1:9/never-answers", filterTypes: ["user.created"] });
+      // The change feed tells the writer within milliseconds; the cache would otherwise answer for 60 s.
+      await waitUntil(async () => ((await written(await createUser())) ? true : undefined), 15_000);
+      // From then on every write is announced.
+      expect(await written(await createUser())).toBe(true);
     } finally {
       await db.end();
     }

@@ -8,6 +8,7 @@ import {
   type InternalApiKeyFirstView,
 } from "../wire/api-keys.js";
 import { adminProjectFromWire, adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdate } from "../wire/projects.js";
+import { adminEmailActions } from "./admin-email-actions.js";
 import { adminWebhookActions } from "./admin-webhook-actions.js";
 import { createAppContext, type AppOptions } from "./app-context.js";
 import { buildServerApp } from "./server-app.js";
@@ -25,8 +26,8 @@ export type AdminAppOptions = AppOptions & { secretServerKey?: string; publishab
 export type AdminApp = ReturnType<typeof createAdminApp>;
 
 /**
- * A project administrator's app: everything a server app does, plus the project's settings, key sets and
- * webhook endpoints.
+ * A project administrator's app: everything a server app does, plus the project's settings, key sets,
+ * webhook endpoints and e-mail themes, templates and drafts.
  *
  * @example
  * ```ts
@@ -41,6 +42,7 @@ export function createAdminApp(options: AdminAppOptions) {
   return {
     ...server,
     ...adminWebhookActions(ctx),
+    ...adminEmailActions(ctx),
 
     async getAdminProject(): Promise<AdminProject> {
       return adminProjectFromWire(await ctx.call<AdminProjectRead>({ method: "GET", path: "/internal/projects/current", session: null }));

@@ -26,3 +26,5 @@ export * from "./dialect-fields.js";
 export * from "./analytics.js";
 export * from "./hosted-pages.js";
 export * from "./webhooks.js";
+export * from "./email-themes-templates.js";
+export * from "./email-drafts.js";

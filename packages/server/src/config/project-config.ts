@@ -12,6 +12,8 @@ import {
   setOwn,
 } from "./config-format.js";
 import { checkValue, configOverrideSchema, schemaAt } from "./config-schema.js";
+import { BUILT_IN_EMAIL_THEMES, DEFAULT_LIGHT_EMAIL_THEME_ID } from "../email/built-in-themes.js";
+import { BUILT_IN_EMAIL_TEMPLATES } from "../email/built-in-templates.js";
 
 export type { ConfigObject, ConfigOverride, ConfigValue } from "./config-format.js";
 export { ConfigNormalizationError, normalizeConfig, overrideConfig } from "./config-format.js";
@@ -129,10 +131,10 @@ export function requiresPublishableClientKey(config: ProjectConfig): boolean {
 }
 
 /** The id clients know as the default e-mail theme; `emails.selectedThemeId` falls back to it. */
-export const DEFAULT_EMAIL_THEME_ID = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
+export const DEFAULT_EMAIL_THEME_ID = DEFAULT_LIGHT_EMAIL_THEME_ID;
 
 /** The protocol's built-in themes, "Default Light" and "Default Dark", which every project may select. */
-export const BUILT_IN_EMAIL_THEME_IDS: readonly string[] = [DEFAULT_EMAIL_THEME_ID, "a0172b5d-cff0-463b-83bb-85124697373a"];
+export const BUILT_IN_EMAIL_THEME_IDS: readonly string[] = Object.keys(BUILT_IN_EMAIL_THEMES);
 
 /** Whether a project may select `themeId`: a built-in theme or one of its own. */
 export function isKnownEmailTheme(config: ProjectConfig, themeId: string): boolean {
@@ -144,6 +146,12 @@ export interface ConfigRenderOptions {
   builtInEmailThemes?: ProjectConfig["emails"]["themes"];
   builtInEmailTemplates?: ProjectConfig["emails"]["templates"];
 }
+
+/**
+ * As the protocol renders a config: the built-in themes and templates are entries of `emails.themes` and
+ * `emails.templates` (issue 19), so `GET /internal/config` lists them and an override edits them in place.
+ */
+const WITH_BUILT_IN_EMAILS: ConfigRenderOptions = { builtInEmailThemes: BUILT_IN_EMAIL_THEMES, builtInEmailTemplates: BUILT_IN_EMAIL_TEMPLATES };
 
 // Defaults as a tree; a `RecordDefaults` gives the defaults of each entry of a keyed record.
 const RECORD = Symbol("record");
@@ -276,7 +284,7 @@ function sanitize(config: ProjectConfig): ProjectConfig {
 }
 
 /** The config of a project whose override is empty. */
-export function defaultProjectConfig(options: ConfigRenderOptions = {}): ProjectConfig {
+export function defaultProjectConfig(options: ConfigRenderOptions = WITH_BUILT_IN_EMAILS): ProjectConfig {
   return sanitize(fillDefaults(defaultsTree(options), {}) as unknown as ProjectConfig);
 }
 
@@ -288,14 +296,14 @@ export function defaultProjectConfig(options: ConfigRenderOptions = {}): Project
  * @example
  * applyConfigOverride(defaultProjectConfig(), { "auth.oauth.providers.github": { type: "github", allowSignIn: true } })
  */
-export function applyConfigOverride(base: ProjectConfig | ConfigObject, override: ConfigOverride, options: ConfigRenderOptions = {}): ProjectConfig {
+export function applyConfigOverride(base: ProjectConfig | ConfigObject, override: ConfigOverride, options: ConfigRenderOptions = WITH_BUILT_IN_EMAILS): ProjectConfig {
   const merged = overrideConfig(base as unknown as ConfigObject, override);
   const normalized = normalizeConfig(merged, { onDotIntoNonObject: "ignore", onDotIntoMissing: "empty-object" });
   return sanitize(fillDefaults(defaultsTree(options), normalized) as unknown as ProjectConfig);
 }
 
 /** The complete config of a project from its stored override. */
-export function renderProjectConfig(storedOverride: ConfigOverride, options: ConfigRenderOptions = {}): ProjectConfig {
+export function renderProjectConfig(storedOverride: ConfigOverride, options: ConfigRenderOptions = WITH_BUILT_IN_EMAILS): ProjectConfig {
   return applyConfigOverride({}, storedOverride, options);
 }
 

@@ -21,6 +21,8 @@ export interface WebhookEndpointsTable {
   previous_secret_expires_at: Date | null;
   /** When the current run of failed attempts began; null after a success (migration 0024). */
   failing_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Headers sent with each delivery, names in lower case (migration 0026). */
+  headers: ColumnType<Record<string, string>, string | undefined, string>;
   created_at: ColumnType<Date, Date | undefined, never>;
   updated_at: Defaulted<Date>;
 }
@@ -31,6 +33,10 @@ export interface WebhookMessagesTable {
   event_type: string;
   payload: Json;
   created_at: ColumnType<Date, Date | undefined, never>;
+  /** Handing it to a real Svix server (migration 0026): when it is due; null when not to be (or done) forwarded. */
+  forward_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  forward_attempts: Defaulted<number>;
+  forwarded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface WebhookDeliveriesTable {

@@ -2,19 +2,32 @@ import type { NotificationCategory } from "@latchkey/protocol/schemas";
 import type { AppDeps } from "../services/deps.js";
 import { createUnsubscribeLink, usersReceivingCategory } from "../services/notification-preferences.js";
 import type { ProjectRow } from "../services/projects.js";
-import { sendEmail } from "./send.js";
+import { errorText, sendEmail } from "./send.js";
 
 /** A user a notification is addressed to, with their primary email (null when they have none). */
 export interface NotificationRecipient {
   userId: string;
   email: string | null;
+  displayName?: string | null;
 }
 
-export interface NotificationMail {
+/** Mail the caller wrote: the same HTML for everyone. */
+export interface WrittenNotificationMail {
   category: NotificationCategory;
   subject: string;
   html: string;
 }
+
+/**
+ * Mail rendered per recipient (a TSX template or draft): `render` throws EMAIL_RENDERING_ERROR when it cannot,
+ * which is recorded as that recipient's failed send.
+ */
+export interface RenderedNotificationMail {
+  category: NotificationCategory;
+  render(recipient: NotificationRecipient, unsubscribeLink: string | undefined): Promise<{ subject: string; html: string; text: string }>;
+}
+
+export type NotificationMail = WrittenNotificationMail | RenderedNotificationMail;
 
 /** Why a recipient got no mail; absent for those it was handed to delivery for. */
 export type SkipReason = "no_primary_email" | "category_disabled";
@@ -35,18 +48,28 @@ export async function sendNotificationMail(
 ): Promise<Map<string, SkipReason>> {
   const skipped = new Map<string, SkipReason>();
   const receiving = await usersReceivingCategory(deps.db, project.id, mail.category, recipients.map((r) => r.userId));
-  const queue: { userId: string; email: string }[] = [];
+  const queue: (NotificationRecipient & { email: string })[] = [];
   for (const recipient of recipients) {
     if (!recipient.email) skipped.set(recipient.userId, "no_primary_email");
     else if (!receiving.has(recipient.userId)) skipped.set(recipient.userId, "category_disabled");
-    else queue.push({ userId: recipient.userId, email: recipient.email });
+    else queue.push({ ...recipient, email: recipient.email });
   }
 
-  const sendOne = async ({ userId, email }: { userId: string; email: string }) => {
+  const sendOne = async (recipient: NotificationRecipient & { email: string }) => {
+    const { userId, email } = recipient;
     const unsubscribeLink = mail.category.canDisable
       ? await createUnsubscribeLink(deps.db, { publicUrl: deps.env.publicUrl, projectId: project.id, userId, category: mail.category })
       : undefined;
-    await sendEmail(deps, project, { to: email, subject: mail.subject, html: mail.html, unsubscribeLink, userId });
+    if ("html" in mail) {
+      await sendEmail(deps, project, { to: email, subject: mail.subject, html: mail.html, unsubscribeLink, userId });
+      return;
+    }
+    try {
+      const rendered = await mail.render(recipient, unsubscribeLink);
+      await sendEmail(deps, project, { to: email, rendered, unsubscribeLink, userId });
+    } catch (err) {
+      await sendEmail(deps, project, { to: email, subject: "", renderingError: errorText(err), userId });
+    }
   };
   let next = 0;
   const worker = async () => {

@@ -2,16 +2,18 @@ import { renderProjectConfig, type ConfigObject } from "../config/project-config
 import type { AppDeps } from "../services/deps.js";
 import type { ProjectRow } from "../services/projects.js";
 import { resolveDelivery, type EmailDelivery } from "./transport.js";
-import { DEFAULT_EMAIL_TEMPLATES, renderContentEmail, renderTemplate, type RenderedEmail, type TemplateId } from "./templates.js";
+import { renderTransactionalEmail } from "../services/transactional-email.js";
+import { DEFAULT_EMAIL_TEMPLATES, renderContentEmail, type RenderedEmail, type TemplateId } from "./templates.js";
 
 /**
- * A mail from a default template. Templates are the auth flows' mail (verification, reset, magic link,
- * invitations): all of it transactional, so it never carries an unsubscribe link.
+ * A mail of the auth flows (verification, reset, magic link, invitations), rendered from the project's TSX
+ * template for it (services/transactional-email.ts): all of it transactional, so it never carries an
+ * unsubscribe link.
  */
 export interface TemplateEmailMessage {
   to: string;
   template: TemplateId;
-  /** The template's variables; `projectDisplayName` is filled in from the project. */
+  /** The template's variables; `userDisplayName` (optional) is the addressed user's name. */
   variables: Record<string, string>;
   userId?: string;
 }
@@ -30,7 +32,28 @@ export interface ContentEmailMessage {
   userId?: string;
 }
 
-export type EmailMessage = TemplateEmailMessage | ContentEmailMessage;
+/**
+ * A mail already rendered from an admin's TSX (`POST /emails/send-email` with `template_id` or `draft_id`):
+ * its theme carries the unsubscribe link; `unsubscribeLink` adds the List-Unsubscribe headers.
+ */
+export interface RenderedEmailMessage {
+  to: string;
+  template?: undefined;
+  rendered: { subject: string; html: string; text: string };
+  unsubscribeLink?: string;
+  userId?: string;
+}
+
+/** A mail that could not be rendered: recorded as a failed send (and reported by the failed-emails digest). */
+export interface UnrenderedEmailMessage {
+  to: string;
+  template?: undefined;
+  renderingError: string;
+  subject: string;
+  userId?: string;
+}
+
+export type EmailMessage = TemplateEmailMessage | ContentEmailMessage | RenderedEmailMessage | UnrenderedEmailMessage;
 
 /**
  * Mail handed over by this process since it started, for `/metrics` (http/metrics.ts). Mail is delivered
@@ -45,11 +68,8 @@ export const mailDeliveries = { inFlight: 0, sent: 0, failed: 0, outbox: 0 };
  */
 export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, project: ProjectRow, message: EmailMessage): Promise<{ id: string; error: string | null }> {
   const templateId = message.template ?? null;
-  const rendered: RenderedEmail =
-    message.template === undefined
-      ? renderContentEmail(message)
-      : renderTemplate(DEFAULT_EMAIL_TEMPLATES[message.template], { ...message.variables, projectDisplayName: project.display_name });
-  const unsubscribeLink = message.template === undefined ? message.unsubscribeLink : undefined;
+  const { rendered, renderingError } = await renderMessage(project, message);
+  const unsubscribeLink = "unsubscribeLink" in message ? message.unsubscribeLink : undefined;
   let delivery: EmailDelivery;
   try {
     delivery = resolveDelivery(deps.env, renderProjectConfig(project.config_override as ConfigObject).emails.server);
@@ -58,8 +78,10 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
   }
   const log = deps.log.child({ projectId: project.id, template: templateId });
 
-  let error: string | null = null;
-  if (delivery.kind === "misconfigured") {
+  let error: string | null = renderingError;
+  if (error) {
+    // Nothing to deliver: the failure is recorded below like a refused delivery.
+  } else if (delivery.kind === "misconfigured") {
     error = delivery.error;
   } else if (delivery.kind === "smtp") {
     mailDeliveries.inFlight++;
@@ -81,8 +103,8 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
       delivery.transporter.close();
     }
   }
-  if (delivery.kind === "outbox") mailDeliveries.outbox++;
-  else if (error) mailDeliveries.failed++;
+  if (error) mailDeliveries.failed++;
+  else if (delivery.kind === "outbox") mailDeliveries.outbox++;
   else mailDeliveries.sent++;
 
   const row = await deps.db
@@ -97,13 +119,13 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
       html: delivery.kind === "outbox" ? rendered.html : null,
       text: delivery.kind === "outbox" ? rendered.text : null,
       sender_config: JSON.stringify(delivery.senderConfig),
-      delivery: delivery.kind === "outbox" ? "outbox" : "smtp",
+      delivery: delivery.kind === "outbox" && !renderingError ? "outbox" : "smtp",
       error,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
 
-  if (delivery.kind === "outbox") {
+  if (delivery.kind === "outbox" && !error) {
     // No SMTP server: the one line a developer needs to go on with the flow.
     const code = rendered.code ? ` code ${rendered.code}` : "";
     const link = rendered.link ? ` ${rendered.link}` : "";
@@ -114,6 +136,28 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
     log.info({ emailId: row.id, to: message.to }, "email sent");
   }
   return { id: row.id, error };
+}
+
+/** The mail as sent, or why it could not be rendered (then nothing is sent and the send is recorded as failed). */
+async function renderMessage(project: ProjectRow, message: EmailMessage): Promise<{ rendered: RenderedEmail; renderingError: string | null }> {
+  const oneLine = (subject: string) => subject.replace(/[\r\n]+/g, " ");
+  if ("renderingError" in message) {
+    return { rendered: { subject: oneLine(message.subject), html: "", text: "", link: "", code: undefined }, renderingError: message.renderingError };
+  }
+  if ("rendered" in message) {
+    return { rendered: { ...message.rendered, subject: oneLine(message.rendered.subject), link: "", code: undefined }, renderingError: null };
+  }
+  if (message.template === undefined) return { rendered: renderContentEmail(message), renderingError: null };
+  const defaults = DEFAULT_EMAIL_TEMPLATES[message.template];
+  // The link and code go to the outbox log line and page.
+  const link = message.variables[defaults.linkVariable] ?? "";
+  const code = defaults.codeVariable ? message.variables[defaults.codeVariable] : undefined;
+  try {
+    const mail = await renderTransactionalEmail(project, message.template, message.variables, message.variables.userDisplayName ?? null);
+    return { rendered: { ...mail, subject: oneLine(mail.subject), link, code }, renderingError: null };
+  } catch (err) {
+    return { rendered: { subject: defaults.displayName, html: "", text: "", link, code }, renderingError: errorText(err) };
+  }
 }
 
 /** The text of a delivery failure as SMTP (or the network) reported it. */

@@ -1,8 +1,7 @@
 /**
- * The default email templates, as data: a subject, a text part and an HTML part with `{{name}}`
- * placeholders. Themes and admin-editable templates (a later issue) replace these records; nothing else
- * changes. Every template gets `projectDisplayName` and, when known, `userDisplayName`; the rest of its
- * variables are listed in `variables` and must be supplied by the caller.
+ * The auth flows' mails: which template of the protocol each is (its TSX source is the project's, see
+ * services/transactional-email.ts), the variables its sender supplies (`userDisplayName` is optional), and which
+ * of them hold the link and the code that the dev outbox shows.
  */
 
 export type TemplateId = "email_verification" | "password_reset" | "magic_link" | "team_invitation" | "sign_in_invitation";
@@ -12,32 +11,12 @@ export interface EmailTemplate {
   /** The id the protocol gives this default template (what `/internal/email-templates` will list). */
   protocolTemplateId: string;
   displayName: string;
-  /** Variables the caller must supply, besides the always-present `projectDisplayName`. */
+  /** Variables the caller must supply (the template's `variables` prop). */
   variables: readonly string[];
   /** The variable holding the link the mail is about (shown in the outbox log line and page). */
   linkVariable: string;
   /** The variable holding a code typed by hand, when the mail has one. */
   codeVariable?: string;
-  subject: string;
-  text: string;
-  html: string;
-}
-
-const IGNORE = "If you were not expecting this email, you can safely ignore it.";
-
-function htmlBody(heading: string, paragraph: string, button: string, link: string, extra = ""): string {
-  return [
-    `<!doctype html><html><body style="margin:0;padding:32px 0;background:#ffffff;font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;color:#242424">`,
-    `<div style="max-width:480px;margin:0 auto;text-align:center">`,
-    `<h3 style="font-size:20px;margin:0;padding:16px 24px">${heading}</h3>`,
-    `<p style="font-size:14px;color:#474849;margin:0;padding:8px 24px 16px">${paragraph}</p>`,
-    extra,
-    `<p style="padding:12px 24px;margin:0"><a href="{{${link}}}" style="display:inline-block;padding:12px 20px;background:#f0f0f0;color:#000000;font-weight:bold;font-size:14px;border-radius:4px;text-decoration:none">${button}</a></p>`,
-    `<p style="font-size:12px;color:#474849;margin:0;padding:4px 24px">Or open this link: <a href="{{${link}}}">{{${link}}}</a></p>`,
-    `<hr style="border:none;border-top:1px solid #eaeaea;margin:16px 24px">`,
-    `<p style="font-size:12px;color:#474849;margin:0;padding:4px 24px 24px">${IGNORE}</p>`,
-    `</div></body></html>`,
-  ].join("\n");
 }
 
 export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<TemplateId, EmailTemplate>> = {
@@ -47,9 +26,6 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<TemplateId, EmailTemplate>
     displayName: "Email Verification",
     variables: ["emailVerificationLink"],
     linkVariable: "emailVerificationLink",
-    subject: "Verify your email at {{projectDisplayName}}",
-    text: "Hi{{userGreeting}}!\n\nPlease open the following link to verify your email at {{projectDisplayName}}:\n\n{{emailVerificationLink}}\n\n" + IGNORE + "\n",
-    html: htmlBody("Verify your email at {{projectDisplayName}}", "Hi{{userGreeting}}! Please click on the following button to verify your email.", "Verify my email", "emailVerificationLink"),
   },
   password_reset: {
     id: "password_reset",
@@ -57,9 +33,6 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<TemplateId, EmailTemplate>
     displayName: "Password Reset",
     variables: ["passwordResetLink"],
     linkVariable: "passwordResetLink",
-    subject: "Reset your password at {{projectDisplayName}}",
-    text: "Hi{{userGreeting}}!\n\nPlease open the following link to reset your password at {{projectDisplayName}}:\n\n{{passwordResetLink}}\n\n" + IGNORE + "\n",
-    html: htmlBody("Reset your password at {{projectDisplayName}}", "Hi{{userGreeting}}! Please click on the following button to start the password reset process.", "Reset my password", "passwordResetLink"),
   },
   magic_link: {
     id: "magic_link",
@@ -68,15 +41,6 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<TemplateId, EmailTemplate>
     variables: ["magicLink", "otp"],
     linkVariable: "magicLink",
     codeVariable: "otp",
-    subject: "Sign in to {{projectDisplayName}}: Your code is {{otp}}",
-    text: "Hi{{userGreeting}}!\n\nYour one-time code for signing in to {{projectDisplayName}} is:\n\n{{otp}}\n\nOr open this link to sign in:\n\n{{magicLink}}\n\n" + IGNORE + "\n",
-    html: htmlBody(
-      "Sign in to {{projectDisplayName}}",
-      "Hi{{userGreeting}}! This is your one-time code for signing in:",
-      "Sign in",
-      "magicLink",
-      `<p style="font-size:24px;font-family:ui-monospace,Menlo,monospace;font-weight:bold;letter-spacing:4px;margin:0;padding:16px 24px">{{otp}}</p>`,
-    ),
   },
   team_invitation: {
     id: "team_invitation",
@@ -84,9 +48,6 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<TemplateId, EmailTemplate>
     displayName: "Team Invitation",
     variables: ["teamDisplayName", "teamInvitationLink"],
     linkVariable: "teamInvitationLink",
-    subject: "You have been invited to join {{teamDisplayName}}",
-    text: "Hi{{userGreeting}}!\n\nYou are invited to join the team {{teamDisplayName}} at {{projectDisplayName}}. Open this link to join:\n\n{{teamInvitationLink}}\n\n" + IGNORE + "\n",
-    html: htmlBody("You are invited to {{teamDisplayName}}", "Hi{{userGreeting}}! Please click the button below to join the team {{teamDisplayName}}.", "Join team", "teamInvitationLink"),
   },
   sign_in_invitation: {
     id: "sign_in_invitation",
@@ -94,9 +55,6 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<TemplateId, EmailTemplate>
     displayName: "Sign In Invitation",
     variables: ["signInInvitationLink"],
     linkVariable: "signInInvitationLink",
-    subject: "You have been invited to sign in to {{projectDisplayName}}",
-    text: "Hi{{userGreeting}}!\n\nYou are invited to sign in to {{projectDisplayName}}. Open this link to sign in to your account:\n\n{{signInInvitationLink}}\n\n" + IGNORE + "\n",
-    html: htmlBody("You are invited to sign in to {{projectDisplayName}}", "Hi{{userGreeting}}! Please click on the following button to sign in to your account.", "Sign in", "signInInvitationLink"),
   },
 };
 
@@ -107,31 +65,6 @@ export interface RenderedEmail {
   /** The template's link and code, for the outbox log line and page. */
   link: string;
   code: string | undefined;
-}
-
-/**
- * Renders a template. Values are HTML-escaped in the HTML part; subjects and text are plain. A missing
- * variable is a programming error and throws (it is not a delivery failure).
- */
-export function renderTemplate(template: EmailTemplate, variables: Record<string, string>): RenderedEmail {
-  for (const name of ["projectDisplayName", ...template.variables]) {
-    if (typeof variables[name] !== "string") throw new Error(`Email template ${template.id} needs the variable ${name}`);
-  }
-  const values: Record<string, string> = {
-    ...variables,
-    userGreeting: variables.userDisplayName ? `, ${variables.userDisplayName}` : "",
-  };
-  const fill = (source: string, escape: (s: string) => string) =>
-    source.replace(/\{\{(\w+)\}\}/g, (_, name: string) => escape(values[name] ?? ""));
-  const plain = (s: string) => s;
-  return {
-    // Header values never carry line breaks (nodemailer would fold them; a display name must not add headers).
-    subject: fill(template.subject, (s) => s.replace(/[\r\n]+/g, " ")),
-    text: fill(template.text, plain),
-    html: fill(template.html, escapeHtml),
-    link: values[template.linkVariable]!,
-    code: template.codeVariable ? values[template.codeVariable] : undefined,
-  };
 }
 
 /** `<callbackUrl>?code=<code>`, appended with `&` when the URL already has a query; any fragment stays last. */

@@ -1,11 +1,16 @@
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { TRANSACTIONAL_CATEGORY, sendEmailBody, sendEmailResponse, type SendEmailResult } from "@latchkey/protocol/schemas";
+import { TRANSACTIONAL_CATEGORY, sendEmailBody, sendEmailResponse, type SendEmailBody, type SendEmailResult } from "@latchkey/protocol/schemas";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { sendNotificationMail, type NotificationRecipient } from "../email/notification-mail.js";
 import { defineRoute } from "../http/route.js";
 import { categoryByName } from "../services/notification-preferences.js";
 import type { Db } from "../db/connect.js";
+import type { ProjectRow } from "../db/rows.js";
+import { renderEmail } from "../email-rendering/index.js";
+import { readEmailDraft, updateEmailDraft } from "../services/email-drafts.js";
+import { themeSourceFor } from "../services/email-preview.js";
+import { emailTemplateNotFound, findEmailTemplate } from "../services/email-templates.js";
 
 /**
  * `POST /emails/send-email` (server): mail written by the caller (`html`, `subject`) to `user_ids` or
@@ -13,8 +18,10 @@ import type { Db } from "../db/connect.js";
  * Answers `{ results: [{ user_id, user_email }] }` listing every addressed user, whether or not they were
  * sent the mail (no primary email, or the category turned off). Checks run in the protocol's order.
  *
- * `template_id` and `draft_id` need editable templates and drafts, which this server does not have yet:
- * they are refused with a 400 that says so, rather than answered as if a template were missing.
+ * With `template_id` (and `variables`) or `draft_id`, the project's TSX is rendered per user in the sandbox
+ * (email-rendering/), in `theme_id` (else the template's or draft's own theme); its `<Subject>` and
+ * `<NotificationCategory>` apply unless `subject` and `notification_category_name` are given, and a sent draft
+ * is marked sent. Code that does not render is an EMAIL_RENDERING_ERROR before any mail goes out.
  */
 export const sendEmailRoutes = [
   defineRoute({
@@ -28,7 +35,7 @@ export const sendEmailRoutes = [
     access: ["server", "admin"],
     request: { body: sendEmailBody },
     response: { description: "Every addressed user, with the address the mail went to.", schema: sendEmailResponse },
-    errors: [KnownErrors.RequiresCustomEmailServer, KnownErrors.UserIdDoesNotExist],
+    errors: [KnownErrors.RequiresCustomEmailServer, KnownErrors.UserIdDoesNotExist, KnownErrors.EmailRenderingError],
     handler: async (c, { auth, body }) => {
       const project = auth.project;
       // As in the protocol: bulk mail goes only through a project's own SMTP server, never the shared sender.
@@ -42,21 +49,36 @@ export const sendEmailRoutes = [
       if ((body.user_ids === undefined) === (body.all_users === undefined)) {
         throw new KnownErrors.SchemaError("Exactly one of user_ids or all_users must be provided");
       }
-      if (body.template_id || body.draft_id) {
-        throw new HTTPException(400, {
-          message: "Sending with template_id or draft_id is not supported by this server yet: email templates and drafts come in a later release. Send html (with a subject) instead.",
+      const deps = c.get("deps");
+      const sources = await mailSources(deps.db, project, body);
+      const recipients = await findRecipients(deps.db, project.id, body.user_ids);
+      const render = (recipient: NotificationRecipient | undefined, unsubscribeLink?: string) =>
+        renderEmail({
+          ...sources!,
+          variables: body.variables ?? {},
+          user: { displayName: recipient?.displayName ?? null },
+          project: { displayName: project.display_name },
+          unsubscribeLink: unsubscribeLink ?? null,
+          projectId: project.id,
         });
-      }
-      if (typeof body.theme_id === "string") {
-        throw new HTTPException(400, { message: "Email themes are not supported by this server yet: leave theme_id out (or set it to null or false)." });
-      }
-      const categoryName = body.notification_category_name ?? TRANSACTIONAL_CATEGORY.name;
+      // Rendered once up front: broken code is refused before any mail goes out, and the mail names its category.
+      const probe = sources ? await render(recipients.find((r) => r.email) ?? recipients[0]) : undefined;
+      const categoryName = body.notification_category_name ?? probe?.notificationCategory ?? TRANSACTIONAL_CATEGORY.name;
       const category = categoryByName(categoryName);
       if (!category) throw new HTTPException(404, { message: "Notification category not found" });
 
-      const deps = c.get("deps");
-      const recipients = await findRecipients(deps.db, project.id, body.user_ids);
-      await sendNotificationMail(deps, project, recipients, { category, subject: body.subject ?? "", html: body.html! });
+      if (!sources) {
+        await sendNotificationMail(deps, project, recipients, { category, subject: body.subject ?? "", html: body.html! });
+      } else {
+        await sendNotificationMail(deps, project, recipients, {
+          category,
+          render: async (recipient, unsubscribeLink) => {
+            const mail = await render(recipient, unsubscribeLink);
+            return { subject: body.subject ?? mail.subject ?? "", html: mail.html, text: mail.text };
+          },
+        });
+        if (body.draft_id) await updateEmailDraft(deps.db, project.id, body.draft_id, { sentAt: new Date() });
+      }
       const results: SendEmailResult[] = recipients.map((r) => (r.email ? { user_id: r.userId, user_email: r.email } : { user_id: r.userId }));
       return { results };
     },
@@ -75,13 +97,40 @@ async function findRecipients(db: Db, projectId: string, userIds: string[] | und
     .leftJoin("contact_channels", (join) =>
       join.onRef("contact_channels.user_id", "=", "users.id").on("contact_channels.is_primary", "=", true).on("contact_channels.type", "=", "email"),
     )
-    .select(["users.id", "contact_channels.value as email"])
+    .select(["users.id", "users.display_name", "contact_channels.value as email"])
     .where("users.project_id", "=", projectId);
   if (wanted) query = query.where("users.id", "in", wanted);
   const rows = await query.orderBy("users.created_at").orderBy("users.id").execute();
-  const found = new Map(rows.map((row) => [row.id, row.email ?? null]));
-  if (!wanted) return rows.map((row) => ({ userId: row.id, email: row.email ?? null }));
+  const recipients = rows.map((row) => ({ userId: row.id, email: row.email ?? null, displayName: row.display_name }));
+  if (!wanted) return recipients;
+  const found = new Map(recipients.map((recipient) => [recipient.userId, recipient]));
   const missing = wanted.find((id) => !found.has(id));
   if (missing) throw new KnownErrors.UserIdDoesNotExist(missing);
-  return wanted.map((id) => ({ userId: id, email: found.get(id)! }));
+  return wanted.map((id) => found.get(id)!);
+}
+
+/**
+ * The TSX to render: the template's or draft's, in `theme_id` when given (false: none), else in its own theme
+ * (the selected theme unless it names one). HTML with a theme id is wrapped in that theme. Undefined for plain
+ * HTML, sent as written.
+ */
+async function mailSources(db: Db, project: ProjectRow, body: SendEmailBody): Promise<{ templateSource: string; themeSource: string | null } | undefined> {
+  const emails = renderProjectConfig(project.config_override as ConfigObject).emails;
+  const themeFor = (own: string | false | null | undefined) => themeSourceFor(emails, body.theme_id !== undefined ? body.theme_id : own);
+  if (body.template_id) {
+    const template = findEmailTemplate(emails, body.template_id);
+    if (!template) throw emailTemplateNotFound();
+    return { templateSource: template.tsxSource, themeSource: themeFor(template.themeId) };
+  }
+  if (body.draft_id) {
+    const draft = await readEmailDraft(db, project.id, body.draft_id);
+    return { templateSource: draft.tsx_source, themeSource: themeFor(draft.theme_id) };
+  }
+  if (typeof body.theme_id === "string") return { templateSource: htmlTemplateSource(body.html!), themeSource: themeFor(undefined) };
+  return undefined;
+}
+
+/** A template that shows the caller's HTML as it is, so a theme can wrap it. */
+function htmlTemplateSource(html: string): string {
+  return `export function EmailTemplate() {\n  return <div dangerouslySetInnerHTML={{ __html: ${JSON.stringify(html)} }} />;\n}\n`;
 }

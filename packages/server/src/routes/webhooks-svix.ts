@@ -1,27 +1,27 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../http/context.js";
-import { verifySvixToken } from "../crypto/svix-tokens.js";
 import { isValidWebhookSecret } from "../crypto/webhook-signatures.js";
-import { openEndpointSecret, createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint, type EndpointRow } from "../services/webhook-endpoints.js";
+import { openEndpointSecret, createEndpoint, deleteEndpoint, findEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from "../services/webhook-endpoints.js";
 import { isUniqueViolation } from "../services/users.js";
 import { webhookExample } from "../services/webhook-examples.js";
-import { findMessage, listAttempts, listMessages, resendMessage, type AttemptRow, type MessageRow } from "../services/webhook-messages.js";
+import { findMessage, listAttempts, listMessages, resendMessage } from "../services/webhook-messages.js";
 import { writeWebhookMessage } from "../services/webhook-outbox.js";
+import { svixDeliveryReads } from "./webhooks-svix-delivery-reads.js";
+import { svixEndpointOperations } from "./webhooks-svix-endpoint-ops.js";
+import { authorisedProject, notFound, parsed, svixError, type SvixContext } from "./webhooks-svix-shared.js";
+import { renderAttempt, renderEndpoint, renderMessage, renderNewMessage } from "./webhooks-svix-shapes.js";
 
 /**
  * A Svix-compatible subset of Svix's REST API (issue 18), so the official `svix` client works against Latchkey
  * when its `serverUrl` is `<Latchkey>/api/v1/webhooks/svix`: endpoints list, create, read, update (PUT and
  * PATCH), delete, secret read and rotate, send an example event; messages create, list and read; attempts list (by
- * message, by endpoint); resend. Authorised by `Authorization: Bearer <token from POST /webhooks/svix-token>`;
+ * message, by endpoint); resend; and (webhooks-svix-endpoint-ops.ts) event types, endpoint stats, recover,
+ * replay-missing and endpoint headers; (webhooks-svix-delivery-reads.ts) the messages an endpoint was sent, the
+ * endpoints a message was sent to, one attempt. Authorised by `Authorization: Bearer <token from POST /webhooks/svix-token>`;
  * the app id is the project id. Answers and errors have Svix's shapes (camelCase; `{ code, detail }`), not the
  * Stack protocol's: this API is Svix's. Not listed in the OpenAPI document of the Stack API for that reason.
  */
-
-type SvixContext = Context<AppEnv>;
-
-const svixError = (c: SvixContext, status: 401 | 404 | 409 | 422, code: string, detail: unknown) => c.json({ code, detail }, status);
-const notFound = (c: SvixContext) => svixError(c, 404, "not_found", "Entity not found");
 
 const webhookUrl = z
   .string()
@@ -98,15 +98,6 @@ const withContentQuery = z.object({
 });
 const exampleIn = z.object({ eventType, exampleIndex: z.number().int().min(0).optional() });
 
-function renderNewMessage(id: string, createdAt: Date, message: { eventType: string; payload: unknown; eventId?: string | null }, withContent: boolean) {
-  return { id, eventType: message.eventType, payload: withContent ? message.payload : {}, timestamp: createdAt.toISOString(), channels: null, eventId: message.eventId ?? null, tags: null };
-}
-
-function renderMessage(message: MessageRow, withContent: boolean) {
-  const stored = typeof message.payload === "string" ? JSON.parse(message.payload) : message.payload;
-  return { id: message.id, eventType: message.event_type, payload: withContent ? stored : {}, timestamp: message.created_at.toISOString(), channels: null, eventId: null, tags: null };
-}
-
 const attemptListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(250).default(50),
   iterator: z.string().max(256).optional(),
@@ -114,66 +105,6 @@ const attemptListQuery = z.object({
   // Svix's MessageStatus: 0 success, 2 fail (an attempt is never pending or sending once recorded).
   status: z.coerce.number().int().min(0).max(4).optional(),
 });
-
-function renderAttempt(attempt: AttemptRow) {
-  const succeeded = attempt.response_status !== null && attempt.response_status >= 200 && attempt.response_status < 300;
-  return {
-    id: attempt.id,
-    msgId: attempt.message_id,
-    endpointId: attempt.endpoint_id,
-    url: attempt.url,
-    response: attempt.response_body ?? "",
-    // Svix reports 0 for an attempt that got no answer (refused, timed out).
-    responseStatusCode: attempt.response_status ?? 0,
-    responseDurationMs: attempt.duration_ms,
-    status: succeeded ? 0 : 2,
-    statusText: succeeded ? "success" : "fail",
-    timestamp: attempt.attempted_at.toISOString(),
-    triggerType: 0,
-  };
-}
-
-function renderEndpoint(endpoint: EndpointRow) {
-  return {
-    id: endpoint.id,
-    url: endpoint.url,
-    description: endpoint.description,
-    disabled: endpoint.disabled,
-    filterTypes: endpoint.filter_types,
-    channels: null,
-    uid: endpoint.uid,
-    metadata: endpoint.metadata,
-    version: 1,
-    rateLimit: null,
-    throttleRate: null,
-    createdAt: endpoint.created_at.toISOString(),
-    updatedAt: endpoint.updated_at.toISOString(),
-  };
-}
-
-/** The project the bearer token names, when it names the app in the path; otherwise the error answer. */
-function authorisedProject(c: SvixContext): { projectId: string } | { error: Response } {
-  const header = c.req.header("authorization") ?? "";
-  const token = /^Bearer (.+)$/i.exec(header)?.[1]?.trim();
-  const { env } = c.get("deps");
-  const projectId = token ? verifySvixToken([env.serverSecret, ...env.previousServerSecrets], token) : undefined;
-  if (!projectId) return { error: svixError(c, 401, "authentication_failed", "Invalid or expired token; get one from POST /api/v1/webhooks/svix-token.") };
-  if (c.req.param("app_id") !== projectId) return { error: notFound(c) };
-  return { projectId };
-}
-
-function parsed<T extends z.ZodType>(c: SvixContext, schema: T, value: unknown): { data: z.infer<T> } | { error: Response } {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return { data: result.data };
-  return {
-    error: svixError(
-      c,
-      422,
-      "validation",
-      result.error.issues.map((issue) => ({ loc: ["body", ...issue.path.map(String)], msg: issue.message, type: issue.code })),
-    ),
-  };
-}
 
 /** A uid taken by another endpoint of the project is a conflict, as in Svix. */
 async function uniqueUid<T>(c: SvixContext, write: () => Promise<T>): Promise<T | Response> {
@@ -318,6 +249,9 @@ export function svixCompatibleRoutes(): Hono<AppEnv> {
   };
   svix.get("/api/v1/app/:app_id/attempt/msg/:msg_id", attempts("msg"));
   svix.get("/api/v1/app/:app_id/attempt/endpoint/:endpoint_id", attempts("endpoint"));
+
+  svixEndpointOperations(svix);
+  svixDeliveryReads(svix);
 
   svix.post("/api/v1/app/:app_id/msg/:msg_id/endpoint/:endpoint_id/resend", async (c) => {
     const auth = authorisedProject(c);

@@ -1,11 +1,14 @@
 import { svixTokenCreateBody, svixTokenRead } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
+import { HTTPException } from "hono/http-exception";
 import { issueSvixToken } from "../crypto/svix-tokens.js";
+import { svixAppPortalToken } from "../services/webhook-svix-forwarder.js";
 
 /**
  * `POST /webhooks/svix-token` (admin), the protocol's route for the webhook management portal: a token for the
  * Svix-compatible API that Latchkey serves under `/api/v1/webhooks/svix` (routes/webhooks-svix.ts), with the
- * project id as the Svix app id. Valid for 24 hours.
+ * project id as the Svix app id. Valid for 24 hours. With a real Svix server configured (LATCHKEY_SVIX_URL), a
+ * token of that server's app portal for the project's app instead (uid = the project id), as the reference does.
  */
 export const webhooksRoutes = [
   defineRoute({
@@ -13,11 +16,18 @@ export const webhooksRoutes = [
     path: "/webhooks/svix-token",
     summary: "Get a token for the webhook management API",
     description:
-      "A bearer token for the Svix-compatible API under `/api/v1/webhooks/svix` (point the `svix` client's `serverUrl` there); the Svix app id is the project id. Valid for 24 hours.",
+      "A bearer token for the Svix-compatible API under `/api/v1/webhooks/svix` (point the `svix` client's `serverUrl` there); the Svix app id is the project id. Valid for 24 hours. " +
+      "When the server hands webhooks to a real Svix server (LATCHKEY_SVIX_URL), a token of that server's app portal for the project's app (uid = the project id) instead.",
     tags: ["Webhooks"],
     access: ["admin"],
     request: { body: svixTokenCreateBody },
     response: { status: 201, description: "The token.", schema: svixTokenRead },
-    handler: (c, { auth }) => ({ token: issueSvixToken(c.get("deps").env.serverSecret, auth.project.id) }),
+    handler: async (c, { auth }) => {
+      const { env } = c.get("deps");
+      if (!env.svix) return { token: issueSvixToken(env.serverSecret, auth.project.id) };
+      const token = await svixAppPortalToken(env.svix, { id: auth.project.id, displayName: auth.project.display_name }).catch(() => undefined);
+      if (!token) throw new HTTPException(502, { message: "The Svix server (LATCHKEY_SVIX_URL) did not hand out an app portal token; try again later." });
+      return { token };
+    },
   }),
 ];

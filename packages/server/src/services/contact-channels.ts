@@ -5,6 +5,7 @@ import type { ContactChannelRead, ContactChannelType } from "@latchkey/protocol/
 import type { Selectable, Transaction } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { ContactChannelsTable, Database } from "../db/schema.js";
+import { emitIfUserReadChanged, watchUserRead } from "./user-updated-events.js";
 import { isUniqueViolation } from "./users.js";
 import type { Executor } from "./verification-codes.js";
 
@@ -81,8 +82,10 @@ export async function createContactChannel(db: Db, projectId: string, input: New
       if (!(await lockUser(trx, projectId, input.userId))) throw new KnownErrors.UserIdDoesNotExist(input.userId);
       await assertUserHasNoSuchValue(trx, input.userId, input.type, input.value);
       if (input.usedForAuth) await assertAuthValueFree(trx, projectId, input.type, input.value);
+      // A new primary email changes the user's read shape (primary_email…): user.updated.
+      const watch = await watchUserRead(trx, projectId, input.userId);
       if (input.isPrimary) await demotePrimary(trx, input.userId, input.type);
-      return trx
+      const created = await trx
         .insertInto("contact_channels")
         .values({
           project_id: projectId,
@@ -95,6 +98,8 @@ export async function createContactChannel(db: Db, projectId: string, input: New
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      await emitIfUserReadChanged(watch);
+      return created;
     }),
   );
 }
@@ -130,8 +135,9 @@ export async function updateContactChannel(
       if (valueChanged) await assertUserHasNoSuchValue(trx, userId, current.type, value);
       const usedForAuth = patch.usedForAuth ?? current.used_for_auth;
       if (usedForAuth && (valueChanged || !current.used_for_auth)) await assertAuthValueFree(trx, projectId, current.type, value, current.id);
+      const watch = await watchUserRead(trx, projectId, userId);
       if (patch.isPrimary && !current.is_primary) await demotePrimary(trx, userId, current.type);
-      return trx
+      const updated = await trx
         .updateTable("contact_channels")
         .set({
           value,
@@ -143,19 +149,26 @@ export async function updateContactChannel(
         .where("id", "=", current.id)
         .returningAll()
         .executeTakeFirstOrThrow();
+      await emitIfUserReadChanged(watch);
+      return updated;
     }),
   );
 }
 
 /** Removes a channel; false when the user has no such channel. */
 export async function deleteContactChannel(db: Db, projectId: string, userId: string, channelId: string): Promise<boolean> {
-  const deleted = await db
-    .deleteFrom("contact_channels")
-    .where("project_id", "=", projectId)
-    .where("user_id", "=", userId)
-    .where("id", "=", channelId)
-    .executeTakeFirst();
-  return Number(deleted.numDeletedRows) > 0;
+  return db.transaction().execute(async (trx) => {
+    const watch = await watchUserRead(trx, projectId, userId);
+    const deleted = await trx
+      .deleteFrom("contact_channels")
+      .where("project_id", "=", projectId)
+      .where("user_id", "=", userId)
+      .where("id", "=", channelId)
+      .executeTakeFirst();
+    if (Number(deleted.numDeletedRows) === 0) return false;
+    await emitIfUserReadChanged(watch);
+    return true;
+  });
 }
 
 /** Serializes writes to one user's channels (see the header); false when the user does not exist. */

@@ -5,6 +5,7 @@ import { codeLink } from "../email/templates.js";
 import { admitCountedAttempt } from "./auth-throttle.js";
 import type { AppDeps } from "./deps.js";
 import type { ProjectRow } from "./projects.js";
+import { emittingUserUpdated } from "./user-updated-events.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode } from "./verification-codes.js";
 
 /**
@@ -96,7 +97,10 @@ export async function verifyEmailWithCode(db: Db, projectId: string, code: strin
       .executeTakeFirst();
     // The address was removed from the user (or changed) after the mail was sent.
     if (!channel) throw new HTTPException(400, { message: "Contact channel not found. Was your contact channel deleted?" });
-    await trx.updateTable("contact_channels").set({ is_verified: true }).where("id", "=", channel.id).where("is_verified", "=", false).execute();
+    // A verified primary email changes the user's read shape (and may lift a restriction): user.updated.
+    await emittingUserUpdated(trx, projectId, userId, () =>
+      trx.updateTable("contact_channels").set({ is_verified: true }).where("id", "=", channel.id).where("is_verified", "=", false).execute(),
+    );
   });
 }
 

@@ -6,6 +6,7 @@ import type { OAuthAccountsTable } from "../db/schema-oauth.js";
 import type { ProjectConfig } from "../config/project-config.js";
 import { findProjectProvider } from "../oauth/project-providers.js";
 import { isUniqueViolation } from "./users.js";
+import { emittingUserUpdated } from "./user-updated-events.js";
 
 /**
  * A user's OAuth links managed through `/oauth-providers` (SPEC.md §3 "OAuth provider link"); the OAuth
@@ -67,23 +68,28 @@ export async function createOAuthAccount(db: Db, projectId: string, config: Proj
   const provider = findProjectProvider(config, input.providerConfigId);
   if (!provider) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
   if (!UUID.test(input.userId)) throw new KnownErrors.UserNotFound();
-  return uniqueLinks(async () => {
-    const user = await db.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", input.userId).executeTakeFirst();
-    if (!user) throw new KnownErrors.UserNotFound();
-    return db
-      .insertInto("oauth_accounts")
-      .values({
-        project_id: projectId,
-        user_id: user.id,
-        provider_config_id: provider.configId,
-        provider_account_id: input.accountId,
-        email: input.email,
-        allow_sign_in: input.allowSignIn,
-        allow_connected_accounts: input.allowConnectedAccounts,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+  // Each change to a user's links shows in its oauth_providers (id, account id, email): user.updated.
+  return uniqueLinks(() =>
+    db.transaction().execute(async (trx) => {
+      const user = await trx.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", input.userId).executeTakeFirst();
+      if (!user) throw new KnownErrors.UserNotFound();
+      return emittingUserUpdated(trx, projectId, user.id, () =>
+        trx
+          .insertInto("oauth_accounts")
+          .values({
+            project_id: projectId,
+            user_id: user.id,
+            provider_config_id: provider.configId,
+            provider_account_id: input.accountId,
+            email: input.email,
+            allow_sign_in: input.allowSignIn,
+            allow_connected_accounts: input.allowConnectedAccounts,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+    }),
+  );
 }
 
 export interface OAuthAccountUpdate {
@@ -103,13 +109,23 @@ export async function updateOAuthAccount(db: Db, projectId: string, userId: stri
   };
   if (Object.keys(changes).length === 0) return findOAuthAccount(db, projectId, userId, id);
   return uniqueLinks(() =>
-    db.updateTable("oauth_accounts").set(changes).where("project_id", "=", projectId).where("user_id", "=", userId).where("id", "=", id.toLowerCase()).returningAll().executeTakeFirst(),
+    db
+      .transaction()
+      .execute((trx) =>
+        emittingUserUpdated(trx, projectId, userId, () =>
+          trx.updateTable("oauth_accounts").set(changes).where("project_id", "=", projectId).where("user_id", "=", userId).where("id", "=", id.toLowerCase()).returningAll().executeTakeFirst(),
+        ),
+      ),
   );
 }
 
 export async function deleteOAuthAccount(db: Db, projectId: string, userId: string, id: string): Promise<boolean> {
   if (!UUID.test(userId) || !UUID.test(id)) return false;
-  const result = await db.deleteFrom("oauth_accounts").where("project_id", "=", projectId).where("user_id", "=", userId).where("id", "=", id.toLowerCase()).executeTakeFirst();
+  const result = await db
+    .transaction()
+    .execute((trx) =>
+      emittingUserUpdated(trx, projectId, userId, () => trx.deleteFrom("oauth_accounts").where("project_id", "=", projectId).where("user_id", "=", userId).where("id", "=", id.toLowerCase()).executeTakeFirst()),
+    );
   return Number(result.numDeletedRows) > 0;
 }
 

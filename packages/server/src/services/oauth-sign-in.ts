@@ -9,6 +9,7 @@ import type { OuterOAuthInfo } from "./oauth-flow-records.js";
 import { storeProviderTokens } from "./oauth-tokens.js";
 import type { ProjectRow } from "./projects.js";
 import { createPersonalTeam, createUser, isUniqueViolation } from "./users.js";
+import { emitIfUserReadChanged, emittingUserUpdated, watchUserRead } from "./user-updated-events.js";
 
 /**
  * What the provider's answer does to Latchkey's users (SPEC.md §3 "OAuth provider link", `oauthAccountMergeStrategy`),
@@ -68,7 +69,8 @@ async function link(trx: Db, env: Env, project: ProjectRow, provider: ProjectPro
     .where("provider_config_id", "=", provider.configId)
     .where("allow_sign_in", "=", true)
     .executeTakeFirst();
-  const created = await insertLink(trx, project.id, user.id, provider, profile, { allowSignIn: provider.allowSignIn && !signsInAlready });
+  // A new provider account in the user's oauth_providers: user.updated.
+  const created = await emittingUserUpdated(trx, project.id, user.id, () => insertLink(trx, project.id, user.id, provider, profile, { allowSignIn: provider.allowSignIn && !signsInAlready }));
   await storeProviderTokens(trx, env, created, tokens);
   return { userId: user.id, isNewUser: false };
 }
@@ -106,7 +108,7 @@ async function authenticate(trx: Db, env: Env, project: ProjectRow, provider: Pr
           // have proven the address: the account's channel, and the provider's claim.
           if (!channel.is_verified) throw new KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse("email", profile.email, true);
           if (!profile.emailVerified) throw new KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse("email", profile.email);
-          const created = await insertLink(trx, project.id, channel.user_id, provider, profile, { allowSignIn: true });
+          const created = await emittingUserUpdated(trx, project.id, channel.user_id, () => insertLink(trx, project.id, channel.user_id, provider, profile, { allowSignIn: true }));
           await storeProviderTokens(trx, env, created, tokens);
           return { userId: channel.user_id, isNewUser: false };
         }
@@ -122,6 +124,8 @@ async function authenticate(trx: Db, env: Env, project: ProjectRow, provider: Pr
 
   if (!config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();
 
+  // An anonymous user signing up with the provider (is_anonymous, oauth_providers…): user.updated once linked.
+  const watch = outer.userId ? await watchUserRead(trx, project.id, outer.userId) : undefined;
   const upgraded = outer.userId ? await upgradeAnonymousUser(trx, project, outer.userId, profile, primaryEmailAuthEnabled) : undefined;
   const userId =
     upgraded ??
@@ -135,6 +139,7 @@ async function authenticate(trx: Db, env: Env, project: ProjectRow, provider: Pr
       })
     ).id;
   const created = await insertLink(trx, project.id, userId, provider, profile, { allowSignIn: true });
+  if (upgraded && watch) await emitIfUserReadChanged(watch);
   await storeProviderTokens(trx, env, created, tokens);
   return { userId, isNewUser: true };
 }

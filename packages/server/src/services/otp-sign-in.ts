@@ -14,6 +14,7 @@ import type { ProjectRow } from "./projects.js";
 import { throwingMfaAfterCommit } from "./mfa-gate.js";
 import { sendTiming } from "./send-timing.js";
 import { createUser } from "./users.js";
+import { emittingUserUpdated } from "./user-updated-events.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode, type Executor } from "./verification-codes.js";
 
 /**
@@ -143,7 +144,10 @@ async function signInOnce(db: Db, env: Env, project: ProjectRow, config: Project
       const account = await accountForEmail(trx, project.id, email, { lock: true });
       let user: { id: string; totp_secret: Uint8Array | null };
       if (account) {
-        await trx.updateTable("users").set({ otp_auth_enabled: true }).where("id", "=", account.user_id).where("otp_auth_enabled", "=", false).execute();
+        // The first OTP sign-in turns it on (otp_auth_enabled, auth_with_email): user.updated.
+        await emittingUserUpdated(trx, project.id, account.user_id, () =>
+          trx.updateTable("users").set({ otp_auth_enabled: true }).where("id", "=", account.user_id).where("otp_auth_enabled", "=", false).execute(),
+        );
         user = await trx.selectFrom("users").select(["id", "totp_secret"]).where("id", "=", account.user_id).executeTakeFirstOrThrow();
       } else {
         if (!config.auth.allowSignUp) throw new KnownErrors.SignUpNotEnabled();

@@ -18,6 +18,7 @@ import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import { isLocalhost, isUrlUnderTrustedDomain, trustedDomainBaseUrls } from "../config/trusted-domains.js";
 import type { Db } from "../db/connect.js";
+import { emitIfUserReadChanged, watchUserRead } from "./user-updated-events.js";
 import type { Env } from "../env.js";
 import { finishSignIn } from "./mfa-gate.js";
 import { consumePasskeyChallenge, storePasskeyChallenge } from "./passkey-challenges.js";
@@ -204,6 +205,8 @@ export async function registerPasskey(
     // The user's row lock serialises registrations of one user, keeping "at most one passkey" true.
     const owner = await trx.selectFrom("users").select("id").where("project_id", "=", project.id).where("id", "=", userId).forUpdate().executeTakeFirst();
     if (!owner) throw new KnownErrors.UserNotFound();
+    // The first passkey turns passkey sign-in on (passkey_auth_enabled): user.updated.
+    const watch = await watchUserRead(trx, project.id, userId);
     await trx.deleteFrom("passkey_credentials").where("project_id", "=", project.id).where("user_id", "=", userId).execute();
     const inserted = await trx
       .insertInto("passkey_credentials")
@@ -222,6 +225,7 @@ export async function registerPasskey(
       .executeTakeFirst();
     if (!inserted) throw registrationFailed("This passkey is already registered to another account");
     await trx.updateTable("users").set({ passkey_auth_enabled: true }).where("id", "=", userId).execute();
+    await emitIfUserReadChanged(watch);
   });
   return { user_handle: credential.id };
 }

@@ -13,6 +13,7 @@ import type { ProjectRow } from "./projects.js";
 import { revokeUserSessions, signInUser } from "./sessions.js";
 import { createPersonalTeam, createUser, findUserByAuthEmail, isUniqueViolation } from "./users.js";
 import type { UserRow } from "./user-rows.js";
+import { emitIfUserReadChanged, emittingUserUpdated, watchUserRead } from "./user-updated-events.js";
 
 /**
  * Email-and-password authentication (SPEC.md §7 "Auth"): sign-up (also upgrading an anonymous user),
@@ -81,6 +82,8 @@ async function upgradeAnonymousUser(db: Db, project: ProjectRow, userId: string,
   const projectId = project.id;
   try {
     return await db.transaction().execute(async (trx) => {
+      // The upgrade is the anonymous user's sign-up (is_anonymous, has_password, primary_email…): user.updated.
+      const watch = await watchUserRead(trx, projectId, userId);
       const user = await trx
         .updateTable("users")
         .set({ password_hash: passwordHash, is_anonymous: false })
@@ -97,8 +100,9 @@ async function upgradeAnonymousUser(db: Db, project: ProjectRow, userId: string,
         .onConflict((oc) => oc.columns(["user_id", "type", "value"]).doUpdateSet({ is_primary: true, used_for_auth: true }))
         .execute();
       const inATeam = await trx.selectFrom("team_members").select("team_id").where("user_id", "=", userId).executeTakeFirst();
-      if (configOf(project).teams.createPersonalTeamOnSignUp && !inATeam) return createPersonalTeam(trx, project, userId, user.display_name ?? email);
-      return user;
+      const upgraded = configOf(project).teams.createPersonalTeamOnSignUp && !inATeam ? await createPersonalTeam(trx, project, userId, user.display_name ?? email) : user;
+      await emitIfUserReadChanged(watch);
+      return upgraded;
     });
   } catch (error) {
     if (isUniqueViolation(error, "contact_channels_auth_value")) throw new KnownErrors.UserWithEmailAlreadyExists(email);
@@ -169,6 +173,11 @@ export async function setInitialPassword(db: Db, project: ProjectRow, user: User
   assertPasswordRequirements(password);
   if (user.password_hash !== null) return false;
   const hash = await hashPassword(password);
-  const updated = await db.updateTable("users").set({ password_hash: hash }).where("id", "=", user.id).where("password_hash", "is", null).executeTakeFirst();
+  // has_password and auth_with_email change: user.updated.
+  const updated = await db
+    .transaction()
+    .execute((trx) =>
+      emittingUserUpdated(trx, project.id, user.id, () => trx.updateTable("users").set({ password_hash: hash }).where("id", "=", user.id).where("password_hash", "is", null).executeTakeFirst()),
+    );
   return Number(updated.numUpdatedRows) > 0;
 }

@@ -11,6 +11,7 @@ import { assertPasswordRequirements } from "./password-auth.js";
 import type { ProjectRow } from "./projects.js";
 import { sendTiming } from "./send-timing.js";
 import { revokeUserSessions } from "./sessions.js";
+import { emittingUserUpdated } from "./user-updated-events.js";
 import { findUserByAuthEmail } from "./users.js";
 import { assertSendAllowed, checkVerificationCode, createVerificationCode, useVerificationCode } from "./verification-codes.js";
 
@@ -87,7 +88,10 @@ export async function resetPassword(db: Db, project: ProjectRow, input: { code: 
   await useVerificationCode(db, presented, async (data, trx) => {
     const userId = (data as ResetCodeData).user_id;
     if (!userId) throw new KnownErrors.VerificationCodeNotFound();
-    const updated = await trx.updateTable("users").set({ password_hash: passwordHash }).where("project_id", "=", project.id).where("id", "=", userId).executeTakeFirst();
+    // A user without a password gets one (has_password): user.updated; a replaced one shows no change.
+    const updated = await emittingUserUpdated(trx, project.id, userId, () =>
+      trx.updateTable("users").set({ password_hash: passwordHash }).where("project_id", "=", project.id).where("id", "=", userId).executeTakeFirst(),
+    );
     if (Number(updated.numUpdatedRows) === 0) throw new KnownErrors.UserNotFound();
     await revokeUserSessions(trx, userId);
   });

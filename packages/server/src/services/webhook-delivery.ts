@@ -40,6 +40,8 @@ interface ClaimedDelivery {
   /** The rotated-out secret while it still signs (services/webhook-endpoints.ts), else null. */
   previous_sealed_secret: Uint8Array | null;
   previous_sealing_key_id: string | null;
+  /** The endpoint's own headers (services/webhook-endpoint-headers.ts). */
+  headers: Record<string, string> | string;
 }
 
 type Outcome = { status: number | null; body: string; durationMs: number };
@@ -51,7 +53,8 @@ export function startWebhookDelivery(db: Db, env: Env, log: Logger, feed: Change
   const worker = new DeliveryWorker(db, env, log);
   feed.subscribe((event) => {
     // A reset may have swallowed a `webhook:due`: look once more.
-    if (event.type === "reset" || event.kind === "webhook") worker.wake();
+    // (`webhook:forward` is the Svix forwarder's: services/webhook-svix-forwarder.ts.)
+    if (event.type === "reset" || (event.kind === "webhook" && event.id !== "forward")) worker.wake();
   });
   worker.wake();
   return { stop: () => worker.stop() };
@@ -127,7 +130,7 @@ class DeliveryWorker {
           limit ${BATCH_SIZE}
           for update of due skip locked
         )
-      returning d.message_id, d.endpoint_id, d.attempts, m.payload, e.url, e.sealed_secret, e.sealing_key_id,
+      returning d.message_id, d.endpoint_id, d.attempts, m.payload, e.url, e.headers, e.sealed_secret, e.sealing_key_id,
         case when e.previous_secret_expires_at > now() then e.previous_sealed_secret end as previous_sealed_secret,
         case when e.previous_secret_expires_at > now() then e.previous_sealing_key_id end as previous_sealing_key_id`.execute(this.db);
     return result.rows.map((row) => ({ ...row, claim_token: token }));
@@ -154,7 +157,10 @@ class DeliveryWorker {
       outcome = { status: null, body: "The endpoint's secret cannot be opened with the server secret (LATCHKEY_SERVER_SECRET changed?).", durationMs: 0 };
     } else {
       try {
-        const response = await post(new URL(delivery.url), signedHeaders([secret, ...(previousSecret ? [previousSecret] : [])], delivery.message_id, body), body, this.env.webhooksAllowPrivateTargets, this.shutdown.signal);
+        const own = typeof delivery.headers === "string" ? (JSON.parse(delivery.headers) as Record<string, string>) : delivery.headers;
+        // The endpoint's headers cannot name the signing ones (refused when set); spread first all the same.
+        const headers = { ...own, ...signedHeaders([secret, ...(previousSecret ? [previousSecret] : [])], delivery.message_id, body) };
+        const response = await post(new URL(delivery.url), headers, body, this.env.webhooksAllowPrivateTargets, this.shutdown.signal);
         outcome = { ...response, durationMs: Math.round(performance.now() - started) };
       } catch (error) {
         if (this.shutdown.signal.aborted) {

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../db/connect.js";
 import { sendEmail } from "../email/send.js";
+import { projectAdminAddresses } from "./project-admins.js";
 import { escapeHtml } from "../email/templates.js";
 import type { AppDeps } from "./deps.js";
 import { findProject, INTERNAL_PROJECT_ID } from "./projects.js";
@@ -41,7 +42,7 @@ export async function recordEndpointOutcome(trx: Db, endpointId: string, succeed
 
 /** One mail to each admin (a member of the team owning the project) with an address. Failures are logged by sendEmail. */
 export async function mailEndpointDisabled(deps: Pick<AppDeps, "db" | "env" | "log">, endpoint: DisabledEndpoint): Promise<void> {
-  const [project, internal, owners] = await Promise.all([findProject(deps.db, endpoint.projectId), findProject(deps.db, INTERNAL_PROJECT_ID), ownerAddresses(deps.db, endpoint.projectId)]);
+  const [project, internal, owners] = await Promise.all([findProject(deps.db, endpoint.projectId), findProject(deps.db, INTERNAL_PROJECT_ID), projectAdminAddresses(deps.db, endpoint.projectId)]);
   if (!project || !internal) return;
   const subject = `Webhook endpoint disabled: ${project.display_name}`;
   const html =
@@ -49,17 +50,4 @@ export async function mailEndpointDisabled(deps: Pick<AppDeps, "db" | "env" | "l
     `<strong>${escapeHtml(project.display_name)}</strong> has failed every delivery for ${DISABLE_AFTER_FAILING_DAYS} days, so it has been disabled.</p>` +
     `<p>Events are no longer sent to it. Once it answers again, enable it (<code>disabled: false</code>) and resend what it missed.</p>`;
   for (const to of owners) await sendEmail(deps, internal, { to, subject, html });
-}
-
-async function ownerAddresses(db: Db, projectId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom("projects")
-    .innerJoin("team_members", (join) => join.onRef("team_members.team_id", "=", "projects.owner_team_id").on("team_members.project_id", "=", INTERNAL_PROJECT_ID))
-    .innerJoin("contact_channels", (join) =>
-      join.onRef("contact_channels.user_id", "=", "team_members.user_id").on("contact_channels.type", "=", "email").on("contact_channels.is_primary", "=", true),
-    )
-    .select("contact_channels.value")
-    .where("projects.id", "=", projectId)
-    .execute();
-  return rows.map((row) => row.value);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
+import { webhookListeningCacheOf } from "../cache/webhook-listening.js";
 import type { Db } from "../db/connect.js";
 import type { ProjectRow } from "../db/rows.js";
 import type { TeamRow } from "./teams.js";
@@ -34,7 +35,7 @@ export interface WebhookEvent {
 }
 
 /** Svix-style ids: a prefix and 27 random characters. */
-export function webhookId(prefix: "msg" | "ep"): string {
+export function webhookId(prefix: "msg" | "ep" | "qtask"): string {
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   let out = "";
   // 62 symbols: `byte % 62` is very slightly uneven, harmless for ids that only need to be unique.
@@ -43,11 +44,12 @@ export function webhookId(prefix: "msg" | "ep"): string {
 }
 
 /**
- * Whether the project has an enabled endpoint: one indexed lookup. Without one no event is written and no
- * payload built, so projects without webhooks pay only this on their writes.
+ * Whether the project has an enabled endpoint: one indexed lookup, answered from the process's cache
+ * (cache/webhook-listening.ts) when the server keeps one. Without an endpoint no event is written and no payload
+ * built, so projects without webhooks pay at most this on their writes.
  */
 export function webhooksListening(trx: Db, projectId: string): Promise<boolean> {
-  const lookup = () =>
+  const query = () =>
     trx
       .selectFrom("webhook_endpoints")
       .select("id")
@@ -56,6 +58,8 @@ export function webhooksListening(trx: Db, projectId: string): Promise<boolean> 
       .limit(1)
       .executeTakeFirst()
       .then((endpoint) => endpoint !== undefined);
+  const cache = webhookListeningCacheOf(trx);
+  const lookup = cache ? () => cache.listening(projectId, query) : query;
   // A write that emits several events (a sign-up with its personal team) asks once per transaction.
   if (!trx.isTransaction) return lookup();
   let answers = listeningInTransaction.get(trx);
@@ -77,6 +81,7 @@ export async function emitWebhookEvents(trx: Db, projectId: string, events: () =
  */
 export async function writeWebhookEvents(trx: Db, projectId: string, events: readonly WebhookEvent[]): Promise<void> {
   if (events.length === 0) return;
+  if (webhookListeningCacheOf(trx)?.handOff) return writeForwardedEvents(trx, projectId, events);
   const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${JSON.stringify({ type: event.type, data: event.data })}::jsonb)`);
   await sql`
     with message as (
@@ -87,6 +92,17 @@ export async function writeWebhookEvents(trx: Db, projectId: string, events: rea
     insert into webhook_deliveries (message_id, endpoint_id, next_attempt_at)
     select message.id, e.id, now() from message
     join webhook_endpoints e on e.project_id = ${projectId} and not e.disabled and (e.filter_types is null or message.event_type = any(e.filter_types))`.execute(trx);
+}
+
+/**
+ * With a real Svix server taking the events (LATCHKEY_SVIX_URL): messages due to be forwarded there
+ * (services/webhook-svix-forwarder.ts), no deliveries of our own. The forwarders of every process are woken on
+ * commit, as new deliveries wake the delivery workers.
+ */
+async function writeForwardedEvents(trx: Db, projectId: string, events: readonly WebhookEvent[]): Promise<void> {
+  const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${JSON.stringify({ type: event.type, data: event.data })}::jsonb, now())`);
+  await sql`insert into webhook_messages (id, project_id, event_type, payload, forward_due_at) values ${sql.join(rows)}`.execute(trx);
+  await sql`select pg_notify('latchkey_changes', 'webhook:forward')`.execute(trx);
 }
 
 /**

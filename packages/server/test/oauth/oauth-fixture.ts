@@ -16,11 +16,12 @@ export let server: TestServer;
 export let issuer: string;
 let provider: { issuer: string; close(): Promise<void> } | undefined;
 
-export function useOAuthServerForFile(): void {
+/** `env`: more of the server's variables (the webhook suite lets it deliver to 127.0.0.1). */
+export function useOAuthServerForFile(env: Record<string, string> = {}): void {
   beforeAll(async () => {
     provider = await startOidcProviderProcess();
     issuer = provider.issuer;
-    server = await startTestServer({ ...(await reachablePublicUrl()), LATCHKEY_OAUTH_DEV_ISSUER: issuer, LATCHKEY_ALLOW_SHARED_OAUTH_ACCESS_TOKENS: "true", LATCHKEY_LOG_LEVEL: process.env.DEBUG_LOG ?? "silent" });
+    server = await startTestServer({ ...(await reachablePublicUrl()), LATCHKEY_OAUTH_DEV_ISSUER: issuer, LATCHKEY_ALLOW_SHARED_OAUTH_ACCESS_TOKENS: "true", LATCHKEY_LOG_LEVEL: process.env.DEBUG_LOG ?? "silent", ...env });
   }, 60_000);
   afterAll(async () => {
     await server?.close();

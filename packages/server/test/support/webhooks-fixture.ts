@@ -97,7 +97,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-async function startReceiver(): Promise<Receiver> {
+/** A real HTTP receiver; test files with servers of their own (the OAuth suite's) start one too. */
+export async function startReceiver(): Promise<Receiver> {
   const deliveries: Delivery[] = [];
   const secrets = new Map<string, string>();
   const plans = new Map<string, number[]>();

@@ -1,0 +1,55 @@
+// Builds the one script every sandbox starts from: sandbox-runtime/runtime.js with React, react-dom's static
+// renderer, the React Email components (Tailwind included) and arktype, as a single IIFE (~1.8 MB minified).
+// Built in memory the first time the sandbox process needs it (~0.2–0.5 s with esbuild), instead of a committed
+// multi-megabyte generated file or an extra install step; the process then reuses it (and V8's code cache of it)
+// for every isolate it creates.
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const require = createRequire(import.meta.url);
+const runtimeEntry = fileURLToPath(new URL("./sandbox-runtime/runtime.js", import.meta.url));
+const renderStub = fileURLToPath(new URL("./sandbox-runtime/render-stub.js", import.meta.url));
+
+// Tailwind's component suspends on a promise kept in a private map; the sandbox renders with React's synchronous
+// static renderer (no streams in an isolate), so it needs to know which promise to wait for before retrying.
+const SUSPEND_NEEDLE = "promiseStates.set(key, state);";
+const exposeTailwindSuspense = {
+  name: "latchkey-tailwind-suspense",
+  setup(build) {
+    build.onLoad({ filter: /@react-email[\\/]tailwind[\\/]dist[\\/]index\.mjs$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      if (!source.includes(SUSPEND_NEEDLE)) {
+        throw new Error(`@react-email/tailwind changed: "${SUSPEND_NEEDLE}" not found in ${args.path}`);
+      }
+      return {
+        contents: source.replace(SUSPEND_NEEDLE, `${SUSPEND_NEEDLE} globalThis.__latchkeySuspended.push(state.promise);`),
+        loader: "js",
+      };
+    });
+  },
+};
+
+export async function buildSandboxLibrary() {
+  const result = await build({
+    entryPoints: [runtimeEntry],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    legalComments: "none",
+    logLevel: "silent",
+    define: { "process.env.NODE_ENV": '"production"' },
+    alias: {
+      "@react-email/render": renderStub,
+      // The legacy (synchronous, string) renderer only: the streaming one needs TextEncoder and ReadableStream.
+      "react-dom/server.browser": join(dirname(require.resolve("react-dom/package.json")), "cjs/react-dom-server-legacy.browser.production.js"),
+    },
+    plugins: [exposeTailwindSuspense],
+  });
+  return result.outputFiles[0].text;
+}

@@ -1,0 +1,166 @@
+// The sandbox process: the server forks this file (sandbox-client.ts) with `--no-node-snapshot`, which
+// isolated-vm needs on Node 20 and which the server and vitest then do not need themselves. A crash in here
+// (a V8 fatal error) ends this process, not the server; the client starts a new one on the next render.
+//
+// Each render runs in a V8 isolate (isolated-vm) holding only the language's globals plus the library bundle:
+// no require, process, fetch, file system, network or timers. Limits per render: 64 MB of heap for the isolate
+// and 1 s of execution. An isolate serves one project: renders that name a projectId reuse that project's warm
+// isolate (the first costs ~0.4–1.4 s to load the libraries; later ones ~5 ms), renders without one get a fresh
+// isolate that is disposed afterwards. Projects never share an isolate.
+import ivm from "isolated-vm";
+import { buildSandboxLibrary } from "./sandbox-library.mjs";
+
+const MEMORY_LIMIT_MB = 64;
+const RENDER_TIMEOUT_MS = 1000;
+/** Loading the libraries into a new isolate; not counted in the render's own 1 s. */
+const LOAD_TIMEOUT_MS = 20_000;
+const MAX_WARM_ISOLATES = Math.max(1, Number(/^\d+$/.test(process.env.LATCHKEY_EMAIL_SANDBOX_WARM ?? "") ? process.env.LATCHKEY_EMAIL_SANDBOX_WARM : 8));
+const IDLE_DISPOSE_MS = 10 * 60 * 1000;
+
+class RenderLimitError extends Error {}
+
+let libraryScript = null; // Promise<{ source, cachedData }>
+function library() {
+  libraryScript ??= buildSandboxLibrary().then(
+    (source) => ({ source, cachedData: undefined }),
+    (error) => {
+      libraryScript = null; // the next render tries again
+      throw error;
+    },
+  );
+  return libraryScript;
+}
+
+async function createSandbox({ warm }) {
+  const lib = await library();
+  const isolate = new ivm.Isolate({ memoryLimit: MEMORY_LIMIT_MB });
+  try {
+    const context = await isolate.createContext();
+    const script = await isolate.compileScript(lib.source, {
+      filename: "latchkey-email-library.js",
+      cachedData: lib.cachedData,
+      produceCachedData: lib.cachedData === undefined,
+    });
+    if (lib.cachedData === undefined && script.cachedData) lib.cachedData = script.cachedData;
+    await script.run(context, { timeout: LOAD_TIMEOUT_MS });
+    script.release();
+    if (warm) await context.eval("__latchkeyLockdown()", { timeout: LOAD_TIMEOUT_MS });
+    const render = await context.global.get("__latchkeyRender", { reference: true });
+    return { isolate, context, render };
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw error;
+  }
+}
+
+function dispose(sandbox) {
+  if (!sandbox.isolate.isDisposed) sandbox.isolate.dispose();
+}
+
+/**
+ * Warm isolates by project id, least recently used first (a Map keeps insertion order). A record counts the
+ * renders holding it from the moment they pick it, so one leaving the pool (evicted, idle, stopped by a limit) is
+ * disposed only after those renders are done.
+ */
+const warmSandboxes = new Map();
+
+function retire(record) {
+  if (warmSandboxes.get(record.projectId) === record) warmSandboxes.delete(record.projectId);
+  clearTimeout(record.idleTimer);
+  record.retired = true;
+  if (record.active === 0) record.ready.then(dispose, () => {});
+}
+
+function pickWarmSandbox(projectId) {
+  let record = warmSandboxes.get(projectId);
+  if (record) {
+    warmSandboxes.delete(projectId);
+    warmSandboxes.set(projectId, record);
+  } else {
+    record = { projectId, ready: createSandbox({ warm: true }), queue: Promise.resolve(), active: 0, retired: false, idleTimer: null };
+    record.ready.catch(() => retire(record));
+    warmSandboxes.set(projectId, record);
+    while (warmSandboxes.size > MAX_WARM_ISOLATES) retire(warmSandboxes.values().next().value);
+  }
+  record.active++;
+  clearTimeout(record.idleTimer);
+  return record;
+}
+
+function release(record) {
+  record.active--;
+  if (record.active > 0) return;
+  if (record.retired) record.ready.then(dispose, () => {});
+  else record.idleTimer = setTimeout(() => retire(record), IDLE_DISPOSE_MS).unref();
+}
+
+async function runInSandbox(sandbox, requestJson) {
+  let timer;
+  const overtime = new Promise((_, reject) => {
+    // The isolate's own timeout stops synchronous code; this one also catches a render that awaits forever.
+    timer = setTimeout(() => reject(new RenderLimitError(`the render ran longer than ${RENDER_TIMEOUT_MS / 1000} s`)), RENDER_TIMEOUT_MS + 50);
+  });
+  try {
+    const json = await Promise.race([
+      sandbox.render.apply(undefined, [requestJson], { timeout: RENDER_TIMEOUT_MS, result: { promise: true, copy: true } }),
+      overtime,
+    ]);
+    return JSON.parse(json);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(error, isolate) {
+  if (error instanceof RenderLimitError) return error.message;
+  const message = String(error?.message ?? error);
+  if (/memory limit/i.test(message) || (isolate.isDisposed && !/timed out/i.test(message))) {
+    return `the render used more than ${MEMORY_LIMIT_MB} MB of memory`;
+  }
+  if (/timed out/i.test(message)) return `the render ran longer than ${RENDER_TIMEOUT_MS / 1000} s`;
+  const name = typeof error?.name === "string" && error.name !== "Error" ? `${error.name}: ` : "";
+  return name + message;
+}
+
+async function render({ projectId, request }) {
+  const requestJson = JSON.stringify(request);
+  if (projectId == null) {
+    const sandbox = await createSandbox({ warm: false });
+    try {
+      return await runInSandbox(sandbox, requestJson);
+    } catch (error) {
+      throw new Error(describe(error, sandbox.isolate));
+    } finally {
+      dispose(sandbox);
+    }
+  }
+  const record = pickWarmSandbox(projectId);
+  try {
+    const sandbox = await record.ready;
+    // One render at a time per isolate: a render keeps its subject and suspended promises in the isolate's globals.
+    const run = record.queue.then(() => runInSandbox(sandbox, requestJson));
+    record.queue = run.catch(() => {});
+    try {
+      return await run;
+    } catch (error) {
+      // A limit leaves the isolate stopped midway (or disposed): it leaves the pool. A template's own exception
+      // is thrown and caught like any other, and the isolate stays usable.
+      if (error instanceof RenderLimitError || sandbox.isolate.isDisposed || /timed out/i.test(String(error?.message))) {
+        retire(record);
+      }
+      throw new Error(describe(error, sandbox.isolate));
+    }
+  } finally {
+    release(record);
+  }
+}
+
+process.on("message", (message) => {
+  if (message?.type !== "render") return;
+  render(message).then(
+    (result) => process.send({ id: message.id, ok: true, result }),
+    (error) => process.send({ id: message.id, ok: false, error: String(error?.message ?? error) }),
+  );
+});
+process.on("disconnect", () => process.exit(0));
+process.send({ type: "ready" });
