@@ -152,7 +152,7 @@ export async function findProjectCheckingKey(
   let found = await caches.projects.get(id, () => loadProjectWithKeys(db, id));
   if (!found) return undefined;
   if (!check) return { project: found.project, keyValid: false };
-  const presented = hashSecret(check.key);
+  const presented = hashOfPresentedKey(check.key);
   let match = matchKey(found.keySets, check.kind, presented);
   if (match === "unknown") {
     // A key created a moment ago by another process is not in this process's cached copy until that
@@ -162,7 +162,24 @@ export async function findProjectCheckingKey(
     if (!found) return undefined;
     match = matchKey(found.keySets, check.kind, presented);
   }
+  if (match !== "unknown") rememberMatchedKey(check.key, presented);
   return { project: found.project, keyValid: match === "valid" };
+}
+
+// Hashes of keys that matched a stored key set, by the key: every request of an app presents the same key, and its
+// hash need not be worked out again. Only keys that matched are kept (a flood of made-up keys cannot grow it), and
+// the hash is still compared in constant time with the stored one on every request.
+const matchedKeyHashes = new Map<string, Uint8Array>();
+const MATCHED_KEY_HASHES_MAX = 1_000;
+
+function hashOfPresentedKey(key: string): Uint8Array {
+  return matchedKeyHashes.get(key) ?? hashSecret(key);
+}
+
+function rememberMatchedKey(key: string, hash: Uint8Array): void {
+  if (matchedKeyHashes.has(key)) return;
+  if (matchedKeyHashes.size >= MATCHED_KEY_HASHES_MAX) matchedKeyHashes.clear();
+  matchedKeyHashes.set(key, hash);
 }
 
 /** Whether a presented key hash belongs to a valid key set, only to expired or revoked ones, or to none. */

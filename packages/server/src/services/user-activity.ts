@@ -11,6 +11,18 @@ export function utcDay(moment: Date): string {
   return moment.toISOString().slice(0, 10);
 }
 
+// Today's day string, worked out again only when the day ends: every signed-in request asks for it.
+let today: { day: string; endsAt: number } | undefined;
+function currentUtcDay(): string {
+  const now = Date.now();
+  if (!today || now >= today.endsAt) {
+    const start = new Date(now);
+    start.setUTCHours(0, 0, 0, 0);
+    today = { day: utcDay(start), endsAt: start.getTime() + 86_400_000 };
+  }
+  return today.day;
+}
+
 /**
  * The country a request came from, as the edge in front of the server reports it: Cloudflare's
  * `cf-ipcountry`, else Vercel's `x-vercel-ip-country` (ISO 3166-1 alpha-2). Cloudflare's `XX` (unknown) and
@@ -31,7 +43,7 @@ const RECORDED_MAX = 100_000;
 
 /** Records that the user was active today (and where from, when known); a no-op when already recorded here. */
 export async function recordUserActivity(db: Db, activity: { projectId: string; userId: string; country: string | null; now?: Date }): Promise<void> {
-  const day = utcDay(activity.now ?? new Date());
+  const day = activity.now ? utcDay(activity.now) : currentUtcDay();
   const key = `${activity.userId}|${day}|${activity.country ?? ""}`;
   if (recorded.has(key)) return;
   await db
