@@ -97,6 +97,39 @@ describe("templates", () => {
   });
 });
 
+describe("the project's email theme", () => {
+  it("wraps every flow's mail once the project selects it", async () => {
+    const project = await createTestProject(server, "Themed");
+    await configureEmail(project, standardConfig(smtp.port));
+    const created = await api(server.url, "/internal/email-themes", { headers: project.headers("admin"), body: { display_name: "Brand" } });
+    expect(created.status, created.text).toBe(200);
+    const source = 'export function EmailTheme({ children }) { return <html><body><p>Brand header</p>{children}<p>Brand footer</p></body></html>; }';
+    const saved = await api(server.url, `/internal/email-themes/${created.body.id}`, { method: "PATCH", headers: project.headers("admin"), body: { tsx_source: source } });
+    expect(saved.status, saved.text).toBe(200);
+    const selected = await api(server.url, "/internal/projects/current", { method: "PATCH", headers: project.headers("admin"), body: { config: { email_theme: created.body.id } } });
+    expect(selected.status, selected.text).toBe(200);
+
+    const row = await getProject(server.db, project.projectId);
+    const mails = {
+      email_verification: { emailVerificationLink: "https://a.example/v?code=1" },
+      password_reset: { passwordResetLink: "https://a.example/r?code=1" },
+      magic_link: { magicLink: "https://a.example/m?code=1", otp: "ABC123" },
+      team_invitation: { teamDisplayName: "Team", teamInvitationLink: "https://a.example/t?code=1" },
+      sign_in_invitation: { signInInvitationLink: "https://a.example/s" },
+    } as const;
+    for (const [template, variables] of Object.entries(mails)) {
+      const to = email();
+      const result = await sendEmail(deps(), row, { to, template: template as keyof typeof mails, variables });
+      expect(result.error, template).toBeNull();
+      const message = await smtp.nextMessage(to);
+      expect(message.html, template).toContain("Brand header");
+      expect(message.html, template).toContain("Brand footer");
+      const link = (variables as Record<string, string>)[DEFAULT_EMAIL_TEMPLATES[template as keyof typeof mails].linkVariable];
+      expect(message.text, template).toContain(link);
+    }
+  });
+});
+
 describe("SMTP delivery", () => {
   it("sends a real message through the project's own SMTP server", async () => {
     const project = await createTestProject(server, "Acme Rockets");
