@@ -33,7 +33,7 @@ export default defineConfig({
       { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       // End-to-end: the demo pages in Debian's Chromium (playwright-core), against a real server and SMTP capture.
-      { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts", serverE2e], testTimeout: 60_000, hookTimeout: 120_000 } },
+      { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts", "packages/dashboard/test/**/*.e2e.test.ts", serverE2e], testTimeout: 60_000, hookTimeout: 120_000 } },
       ...(postgresUrl
         ? [{ test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
         : []),

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: builds what changed since the last start — the elements bundle, the React demo, the server —
+// `npm start`: builds what changed since the last start — the elements bundle, the React demo, the admin dashboard, the server —
 // then runs the built server (packages/server/dist/main.js) in this process. Nothing changed: no build at
 // all, and the server answers in about a second (issue 17, cold start; figures in the README). Every build
 // prints a line before and after, so a first start on a fresh clone (~13 s here) is never silent.

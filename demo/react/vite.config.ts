@@ -1,21 +1,6 @@
 import { fileURLToPath } from "node:url";
-import { defaultClientConditions, defineConfig, type Plugin } from "vite";
-
-/**
- * @latchkey/react's entry starts with "use client", for React Server Components. This single-page app has
- * none: the directive means nothing here, and Rollup would warn that it drops it (and fail to map the warning).
- */
-function withoutUseClient(): Plugin {
-  const directive = '"use client";';
-  return {
-    name: "latchkey-demo-without-use-client",
-    enforce: "pre",
-    transform(code) {
-      // Blanked to the same length, so positions, and the source map (`map: null`: unchanged), stay true.
-      if (code.startsWith(directive)) return { code: " ".repeat(directive.length) + code.slice(directive.length), map: null };
-    },
-  };
-}
+import { defaultClientConditions, defineConfig } from "vite";
+import { withoutUseClient } from "../../scripts/vite-without-use-client.js";
 
 /**
  * `npm run build:demo` builds the React demo into demo/react/dist, served by the dev server under

@@ -20,6 +20,7 @@ export type { ClientConnectedAccountActions } from "./apps/client-connected-acco
 export { NotSignedInError, type GetUserOr } from "./apps/client-user-actions.js";
 export type { ClientAccountActions } from "./apps/client-account-actions.js";
 export type { ClientTeamActions } from "./apps/client-team-actions.js";
+export type { ClientProjectActions } from "./apps/client-project-actions.js";
 
 export { promptCliLogin, completeCliLogin, type CliLoginOptions } from "./flows/cli-login.js";
 export { registerPasskey, signInWithPasskey } from "./flows/passkeys.js";
@@ -42,7 +43,7 @@ export type { SessionState } from "./stores/session-store.js";
 export { resolveUrls, isRelativeUrl, type AppUrls } from "./urls.js";
 
 export type { CurrentUser, ServerUser, UserUpdate, ServerUserUpdate, ServerUserCreate } from "./wire/users.js";
-export type { Project, AdminProject, AdminProjectUpdate } from "./wire/projects.js";
+export type { Project, AdminProject, AdminProjectUpdate, OwnedProjectCreate } from "./wire/projects.js";
 export type { Team, TeamCreate, TeamUpdate } from "./wire/teams.js";
 export type { ContactChannel, ContactChannelCreate, ContactChannelUpdate } from "./wire/contact-channels.js";
 export type { UserSession } from "./wire/sessions.js";

@@ -1,8 +1,8 @@
-import type { ClientAccountActions, ClientConnectedAccountActions, ClientTeamActions, TokenStore } from "@latchkey/core";
+import type { ClientAccountActions, ClientConnectedAccountActions, ClientProjectActions, ClientTeamActions, TokenStore } from "@latchkey/core";
 
 /**
- * What the sign-in bundle (latchkey-sign-in.iife.js) builds in place of @latchkey/core's team, account-settings
- * and connected-account actions and its server-side token store (vite.config.ts swaps the modules):
+ * What the sign-in bundle (latchkey-sign-in.iife.js) builds in place of @latchkey/core's team, account-settings,
+ * connected-account and owned-project (the dashboard's) actions and its server-side token store (vite.config.ts swaps the modules):
  * `<auth-sign-in>` never calls them, a page's script never runs on a server, and they would be ~1.5 KB gzip of
  * its 22 KB budget. Calling one on that bundle's app says where it is, as `init` does for `hostedPages`; the
  * full bundle (latchkey.iife.js) has them all.
@@ -26,6 +26,8 @@ export const clientTeamActions = (): ClientTeamActions => missing(TEAM_ACTIONS) 
 export const clientAccountActions = (): ClientAccountActions => missing(ACCOUNT_ACTIONS) as unknown as ClientAccountActions;
 const CONNECTED_ACCOUNT_ACTIONS = "listOAuthProviders updateOAuthProvider deleteOAuthProvider getConnectedAccount";
 export const clientConnectedAccountActions = (): ClientConnectedAccountActions => missing(CONNECTED_ACCOUNT_ACTIONS) as unknown as ClientConnectedAccountActions;
+const PROJECT_ACTIONS = "listOwnedProjects createProject";
+export const clientProjectActions = (): ClientProjectActions => missing(PROJECT_ACTIONS) as unknown as ClientProjectActions;
 
 export const requestTokenStore = (): TokenStore => {
   throw new Error("A request's token store is for servers: use @latchkey/core there");
@@ -38,4 +40,5 @@ export const listsAreComplete: [
   Same<Words<typeof TEAM_ACTIONS>, keyof ClientTeamActions>,
   Same<Words<typeof ACCOUNT_ACTIONS>, keyof ClientAccountActions>,
   Same<Words<typeof CONNECTED_ACCOUNT_ACTIONS>, keyof ClientConnectedAccountActions>,
-] = [true, true, true];
+  Same<Words<typeof PROJECT_ACTIONS>, keyof ClientProjectActions>,
+] = [true, true, true, true];

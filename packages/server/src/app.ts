@@ -59,6 +59,7 @@ import { oauthIconsRoutes } from "./routes/oauth-icons.js";
 import { staticBundlesRoutes } from "./routes/static-bundles.js";
 import { healthRoutes } from "./routes/health.js";
 import { hostedHandlerPagesRoutes } from "./routes/hosted-handler-pages.js";
+import { dashboardRoutes } from "./routes/dashboard.js";
 import { hostedHandoffRoutes } from "./routes/auth-hosted-handoff.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
 import { svixCompatibleRoutes } from "./routes/webhooks-svix.js";
@@ -209,6 +210,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", oauthIconsRoutes());
   app.route("/", staticBundlesRoutes());
   app.route("/", hostedHandlerPagesRoutes());
+  app.route("/", dashboardRoutes());
   app.route("/", demoPagesRoutes());
 
   app.notFound((c) => c.text("Not found", 404));

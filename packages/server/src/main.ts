@@ -14,6 +14,7 @@ async function main() {
     "",
     `Latchkey is running${env.devMode ? " in dev mode" : ""}.`,
     `  API:        ${env.publicUrl}/api/v1`,
+    `  Dashboard:  ${env.publicUrl}/dashboard/`,
     `  Storage:    ${storage}`,
     `  Project id: internal`,
   ];

@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +9,7 @@ import { getProject } from "../src/services/projects.js";
 import { api } from "./support/api.js";
 import { startSmtpCapture, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { closedPort } from "./support/ports.js";
 
 let server: TestServer;
 let smtp: SmtpCapture;
@@ -43,14 +43,6 @@ const standardConfig = (port: number) => ({
   senderEmail: "noreply@acme.example",
 });
 
-/** A port on 127.0.0.1 with nothing listening. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe("templates", () => {
   it("appends the code to callback URLs with and without a query", () => {

@@ -1,9 +1,9 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEND_LIMIT } from "../src/services/verification-codes.js";
 import { startSmtpCapture, type CapturedEmail, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, type TestProject } from "./support/test-server.js";
 import { as, configure, email, expectKnownError, expectSchemaError, server, useServerForFile, type Tokens } from "./support/users-fixture.js";
+import { closedPort } from "./support/ports.js";
 
 useServerForFile();
 
@@ -275,11 +275,3 @@ describe("verification errors", () => {
   });
 });
 
-/** A port on 127.0.0.1 with nothing listening. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

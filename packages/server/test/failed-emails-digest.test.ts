@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../src/log.js";
 import { claimDailyDigest, runFailedEmailsDigest } from "../src/services/failed-emails-digest.js";
@@ -7,6 +6,7 @@ import { createUser } from "../src/services/users.js";
 import { api } from "./support/api.js";
 import { startSmtpCapture, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { closedPort } from "./support/ports.js";
 
 // Issue 19: the failed-emails digest. A project whose own SMTP server refuses connections fails its sends
 // (really: nodemailer meets a closed port); its admins then get one mail from Latchkey's shared SMTP server
@@ -26,13 +26,6 @@ afterAll(async () => {
 const email = () => `user-${crypto.randomUUID()}@example.com`;
 const deps = () => ({ db: server.db, env: server.env, log: createLogger("silent") });
 
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** A project with one admin (a user of the internal project in the team owning it) and an SMTP server that is down. */
 async function projectWithFailingMail(name: string): Promise<{ project: TestProject; adminEmail: string }> {

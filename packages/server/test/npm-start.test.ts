@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { ensureDemoBuilt } from "../../../demo/test/support/demo-build.js";
+import { ensureDashboardBuilt } from "../../dashboard/test/support/dashboard-build.js";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
 
 // Issue 17, cold start: `npm start` builds only what changed (scripts/start.mjs) and runs the bundled server
@@ -90,9 +91,10 @@ const client = {
 
 describe.skipIf(onPostgres)("npm start", () => {
   it("serves from the bundled server, and on the next start builds nothing when nothing changed", async () => {
-    // The end-to-end tests build the demo when its sources changed; waiting for theirs keeps the two from
+    // The end-to-end tests build the demo and the dashboard when their sources changed; waiting for theirs keeps the two from
     // writing the same files at once.
     await ensureDemoBuilt();
+    await ensureDashboardBuilt();
     const dataDir = join(root, "data");
     const first = await npmStart(dataDir);
     expect(first.output()).toContain("Latchkey is running in dev mode.");
@@ -109,6 +111,7 @@ describe.skipIf(onPostgres)("npm start", () => {
     expect(((await me.json()) as { primary_email: string }).primary_email).toBe("first-start@example.com");
     expect((await fetch(`${first.url}/static/v1/latchkey.iife.js`)).status).toBe(200);
     expect(await (await fetch(`${first.url}/demo/react/`)).text()).toContain("<script");
+    expect(await (await fetch(`${first.url}/dashboard/`)).text()).toContain('id="latchkey-dashboard-config"');
     await first.stop();
     expect(first.output()).toContain('"msg":"shutting down"');
     expect(existsSync(join(dataDir, "latchkey.lock"))).toBe(false); // released by a clean stop

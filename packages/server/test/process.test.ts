@@ -51,6 +51,7 @@ describe("the server process", () => {
     const first = runServer(storage);
     await waitUntilServing(first);
     expect(first.output()).toContain("/api/v1");
+    expect(first.output()).toMatch(/Dashboard: +http:\/\/\S+\/dashboard\//);
     expect(first.output()).toContain("Project id: internal");
     expect(first.output()).toContain(WELL_KNOWN_DEV_KEYS.publishableClientKey);
 

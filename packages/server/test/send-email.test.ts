@@ -1,8 +1,8 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { htmlToText, renderContentEmail } from "../src/email/templates.js";
 import { api, expectProtocolInvariants, type ApiResponse } from "./support/api.js";
 import { startSmtpCapture, type CapturedEmail, type SmtpCapture } from "./support/smtp-capture.js";
+import { freePort } from "./support/ports.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 
 /**
@@ -28,13 +28,6 @@ afterAll(async () => {
 const MARKETING = "4f6f8873-3d04-46bd-8bef-18338b1a1b4c";
 const email = () => `reader-${crypto.randomUUID()}@example.com`;
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 function call(project: TestProject, access: "client" | "server" | "admin", path: string, init: { method?: string; body?: unknown } = {}): Promise<ApiResponse> {
   return api(server.url, path, { ...init, headers: project.headers(access) });

@@ -4,6 +4,7 @@ import { Svix, Webhook } from "svix";
 import { afterAll, describe, expect, it } from "vitest";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
 import { killServerProcesses, runServerProcess, waitUntilServing } from "./support/server-process.js";
+import { freePort } from "./support/ports.js";
 
 // Webhooks across processes (issue 18): a committed event is in the outbox, not in the memory of the process that
 // wrote it, so the next process delivers it; and a process's cache of projects with endpoints follows changes
@@ -37,13 +38,6 @@ async function freshDatabase(): Promise<string> {
   return Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as { port: number }).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 async function waitUntil<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

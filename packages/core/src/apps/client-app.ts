@@ -11,6 +11,7 @@ import { createAppContext, type AppContext, type AppOptions } from "./app-contex
 import { clientAccountActions } from "./client-account-actions.js";
 import { clientAuthActions, redirectAfterSignIn, signInCompleter, type SignInResult, type RedirectOptions } from "./client-auth-actions.js";
 import { clientOAuthActions } from "./client-oauth.js";
+import { clientProjectActions } from "./client-project-actions.js";
 import { clientTeamActions } from "./client-team-actions.js";
 import { clientUserActions } from "./client-user-actions.js";
 
@@ -103,6 +104,7 @@ export function buildClientApp(ctx: AppContext, options: { publishableClientKey?
     ...user,
     ...clientAccountActions(ctx, refreshUserData, afterSessionChange),
     ...clientTeamActions(ctx, refreshUserData),
+    ...clientProjectActions(ctx),
     ...clientOAuthActions(ctx, options.publishableClientKey, options.baseUrl, completeSignIn, refreshUserData),
     /** Goes to the sign-in page, carrying the current page as `after_auth_return_to`. */
     redirectToSignIn: (options: { replace?: boolean } = {}) => ctx.redirect(withReturnTarget(ctx.urls.signIn, ctx.currentUrl()), options),

@@ -87,3 +87,11 @@ export function adminProjectUpdateToWire(update: AdminProjectUpdate): Record<str
   if (update.config !== undefined) body.config = update.config;
   return body;
 }
+
+/** A new project of a signed-in internal-project user (`POST /internal/projects`). */
+export interface OwnedProjectCreate {
+  displayName: string;
+  description?: string | null;
+  /** The team that owns it: one of the user's teams (e.g. their selected, personal team). */
+  ownerTeamId: string;
+}

@@ -4,7 +4,7 @@ import type { AppEnv } from "../http/context.js";
 import { findAttempt, listEndpointMessages, listMessageEndpoints, type DeliveryState } from "../services/webhook-delivery-reads.js";
 import { findEndpoint } from "../services/webhook-endpoints.js";
 import { findMessage } from "../services/webhook-messages.js";
-import { authorisedProject, notFound, parsed } from "./webhooks-svix-shared.js";
+import { authorisedProject, messageFilterFields, notFound, pageFields, parsed } from "./webhooks-svix-shared.js";
 import { renderAttempt, renderEndpoint, renderMessage } from "./webhooks-svix-shapes.js";
 
 /**
@@ -16,26 +16,16 @@ import { renderAttempt, renderEndpoint, renderMessage } from "./webhooks-svix-sh
 const STATUS_TEXT = ["success", "pending", "fail", "sending"] as const;
 const deliveryState = (row: DeliveryState) => ({ status: row.delivery_status, statusText: STATUS_TEXT[row.delivery_status], nextAttempt: row.next_attempt_at?.toISOString() ?? null });
 
-const page = { limit: z.coerce.number().int().min(1).max(250).default(50), iterator: z.string().max(256).optional() };
 const endpointMessagesQuery = z.object({
-  ...page,
+  ...pageFields,
   status: z.coerce.number().int().min(0).max(4).optional(),
-  event_types: z
-    .string()
-    .transform((value) => value.split(",").filter(Boolean))
-    .optional(),
-  before: z.coerce.date().optional(),
-  after: z.coerce.date().optional(),
-  with_content: z
-    .enum(["true", "false"])
-    .transform((value) => value === "true")
-    .default(true),
+  ...messageFilterFields,
   // Accepted and ignored: Latchkey has no channels or tags, and always gives the expanded statuses.
   channel: z.string().optional(),
   tag: z.string().optional(),
   expanded_statuses: z.enum(["true", "false"]).optional(),
 });
-const pageQuery = z.object(page);
+const pageQuery = z.object(pageFields);
 
 export function svixDeliveryReads(svix: Hono<AppEnv>): void {
   svix.get("/api/v1/app/:app_id/endpoint/:endpoint_id/msg", async (c) => {

@@ -6,7 +6,7 @@ import { findEndpoint } from "../services/webhook-endpoints.js";
 import { headerProblem, presentHeaders, readEndpointHeaders, writeEndpointHeaders } from "../services/webhook-endpoint-headers.js";
 import { endpointStats, recoverFailedDeliveries, replayMissingMessages } from "../services/webhook-endpoint-recovery.js";
 import { WEBHOOK_EVENT_TYPES } from "../services/webhook-event-types.js";
-import { authorisedProject, notFound, parsed, type SvixContext } from "./webhooks-svix-shared.js";
+import { authorisedProject, notFound, parsed, type SvixContext, pageFields } from "./webhooks-svix-shared.js";
 
 /**
  * The Svix-compatible API's routes beyond endpoint and message CRUD (routes/webhooks-svix.ts): the event type
@@ -22,8 +22,7 @@ function renderEventType(name: string, description: string) {
 }
 
 const eventTypeListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(250).default(50),
-  iterator: z.string().max(256).optional(),
+  ...pageFields,
   order: z.enum(["ascending", "descending"]).default("ascending"),
   // Accepted and ignored: no event type is archived, and there are no schemas to leave out.
   include_archived: z.enum(["true", "false"]).optional(),

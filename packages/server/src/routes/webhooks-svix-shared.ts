@@ -37,3 +37,20 @@ export function parsed<T extends z.ZodType>(c: SvixContext, schema: T, value: un
     ),
   };
 }
+
+/** Svix's paging query: `limit` (1–250, 50 by default) and the `iterator` a previous page ended with. */
+export const pageFields = { limit: z.coerce.number().int().min(1).max(250).default(50), iterator: z.string().max(256).optional() };
+
+/** The filters of Svix's message lists: event types (comma-separated), a time window, and whether payloads come along. */
+export const messageFilterFields = {
+  event_types: z
+    .string()
+    .transform((value) => value.split(",").filter(Boolean))
+    .optional(),
+  before: z.coerce.date().optional(),
+  after: z.coerce.date().optional(),
+  with_content: z
+    .enum(["true", "false"])
+    .transform((value) => value === "true")
+    .default(true),
+};

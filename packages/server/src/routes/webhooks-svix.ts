@@ -9,7 +9,7 @@ import { findMessage, listAttempts, listMessages, resendMessage } from "../servi
 import { writeWebhookMessage } from "../services/webhook-outbox.js";
 import { svixDeliveryReads } from "./webhooks-svix-delivery-reads.js";
 import { svixEndpointOperations } from "./webhooks-svix-endpoint-ops.js";
-import { authorisedProject, notFound, parsed, svixError, type SvixContext } from "./webhooks-svix-shared.js";
+import { authorisedProject, messageFilterFields, notFound, pageFields, parsed, svixError, type SvixContext } from "./webhooks-svix-shared.js";
 import { renderAttempt, renderEndpoint, renderMessage, renderNewMessage } from "./webhooks-svix-shapes.js";
 
 /**
@@ -57,25 +57,11 @@ const endpointUpdate = z.object(endpointFields);
 const rotateIn = z.object({ key: endpointIn.shape.secret });
 const endpointPatch = endpointUpdate.partial().extend({ url: webhookUrl.optional() });
 const listQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(250).default(50),
-  iterator: z.string().max(256).optional(),
+  ...pageFields,
   order: z.enum(["ascending", "descending"]).default("ascending"),
 });
 
-const messageListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(250).default(50),
-  iterator: z.string().max(256).optional(),
-  event_types: z
-    .string()
-    .transform((value) => value.split(",").filter(Boolean))
-    .optional(),
-  before: z.coerce.date().optional(),
-  after: z.coerce.date().optional(),
-  with_content: z
-    .enum(["true", "false"])
-    .transform((value) => value === "true")
-    .default(true),
-});
+const messageListQuery = z.object({ ...pageFields, ...messageFilterFields });
 
 const eventType = z
   .string()
@@ -99,8 +85,7 @@ const withContentQuery = z.object({
 const exampleIn = z.object({ eventType, exampleIndex: z.number().int().min(0).optional() });
 
 const attemptListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(250).default(50),
-  iterator: z.string().max(256).optional(),
+  ...pageFields,
   endpoint_id: z.string().max(256).optional(),
   // Svix's MessageStatus: 0 success, 2 fail (an attempt is never pending or sending once recorded).
   status: z.coerce.number().int().min(0).max(4).optional(),

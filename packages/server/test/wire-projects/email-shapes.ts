@@ -1,8 +1,8 @@
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.js";
 import { createTestProject, type TestProject } from "../support/test-server.js";
 import { as, configure, email, expectSchemaError, server } from "../support/users-fixture.js";
+import { closedPort } from "../support/ports.js";
 
 // Issue 13: the email routes, now declared, answer with exactly the reference's fields (stack-shared
 // interface/crud/emails.js and notification-preferences.js) and refuse unknown keys as it does.
@@ -120,12 +120,4 @@ describe("email route shapes", () => {
     });
   });
 
-  /** A port on 127.0.0.1 with nothing listening. */
-  async function closedPort(): Promise<number> {
-    const probe = createServer();
-    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
-    return port;
-  }
 });
