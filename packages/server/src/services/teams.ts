@@ -7,7 +7,7 @@ import type { ProjectRow } from "./projects.js";
 import { saveProfileImage, type ProfileImageChange } from "./profile-images.js";
 import { assertMembership, assertTeamExists, assertTeamPermission, assertUserExists, inTransaction, signedInUserId, type TeamActor } from "./team-access.js";
 import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
-import { emitWebhookEvents, membershipEvent, teamEventData } from "./webhook-outbox.js";
+import { batchingWebhookEvents, emitWebhookEvents, membershipEvent, teamEventData } from "./webhook-outbox.js";
 
 /**
  * Teams (SPEC.md §7 "Teams"): create, read, list, update and delete. A client acts as its signed-in user,
@@ -49,7 +49,7 @@ const json = (value: unknown) => (value === undefined || value === null ? null :
  * new team selected says so with its own `PATCH /users/me` (the reference's SDK and our core client do).
  */
 export async function createTeam(db: Db, project: ProjectRow, input: TeamFields & { displayName: string; creatorUserId: string | null }): Promise<TeamRow> {
-  return inTransaction(db, async (trx) => {
+  return inTransaction(db, (trx) => batchingWebhookEvents(trx, project.id, async () => {
     if (input.creatorUserId) await assertUserExists(trx, project.id, input.creatorUserId, "keyShare");
     let team = await trx
       .insertInto("teams")
@@ -75,7 +75,7 @@ export async function createTeam(db: Db, project: ProjectRow, input: TeamFields 
       ...(input.creatorUserId ? [membershipEvent("team_membership.created", created.id, input.creatorUserId)] : []),
     ]);
     return team;
-  });
+  }));
 }
 
 /** The creator's membership and their creator permissions. */

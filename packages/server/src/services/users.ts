@@ -14,7 +14,7 @@ import { grantDefaultTeamPermissions } from "./team-permission-checks.js";
 import { findUserRow, type UserRow } from "./user-rows.js";
 import { completeUserRecord } from "./user-read.js";
 import { isRestrictedSql, type RestrictionPolicy } from "./user-restrictions.js";
-import { emitWebhookEvents, membershipEvent, teamEventData, userEventData, webhooksListening, writeWebhookEvents } from "./webhook-outbox.js";
+import { batchingWebhookEvents, emitWebhookEvents, membershipEvent, teamEventData, userEventData, webhooksListening, writeWebhookEvents } from "./webhook-outbox.js";
 
 export interface NewUser {
   displayName?: string | null;
@@ -66,7 +66,7 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
   // Given a transaction (a flow that creates the user along with other writes), the user is part of it.
   const inTransaction = <T>(work: (trx: Db) => Promise<T>): Promise<T> => (db.isTransaction ? work(db) : db.transaction().execute(work));
   try {
-    return await inTransaction(async (trx) => {
+    return await inTransaction((trx) => batchingWebhookEvents(trx, project.id, async () => {
       let user = await trx
         .insertInto("users")
         .values({
@@ -132,7 +132,7 @@ export async function createUser(db: Db, project: ProjectRow, input: NewUser): P
       }
       await emitWebhookEvents(trx, project.id, () => [{ type: "user.created", data: userEventData(project, record) }]);
       return user;
-    });
+    }));
   } catch (error) {
     if (input.primaryEmail && isUniqueViolation(error, "contact_channels_auth_value")) {
       throw new KnownErrors.UserWithEmailAlreadyExists(input.primaryEmail);

@@ -70,9 +70,35 @@ export function webhooksListening(trx: Db, projectId: string): Promise<boolean> 
 }
 const listeningInTransaction = new WeakMap<Db, Map<string, Promise<boolean>>>();
 
-/** Writes the events (built only when someone listens) to the outbox inside `trx`. */
+/**
+ * Writes the events (built only when someone listens) to the outbox inside `trx`; inside `batchingWebhookEvents`,
+ * they are kept and written with the others of the batch.
+ */
 export async function emitWebhookEvents(trx: Db, projectId: string, events: () => Promise<WebhookEvent[]> | WebhookEvent[]): Promise<void> {
-  if (await webhooksListening(trx, projectId)) await writeWebhookEvents(trx, projectId, await events());
+  if (!(await webhooksListening(trx, projectId))) return;
+  const batch = batches.get(trx);
+  if (batch && batch.projectId === projectId) batch.events.push(...(await events()));
+  else await writeWebhookEvents(trx, projectId, await events());
+}
+const batches = new WeakMap<Db, { projectId: string; events: WebhookEvent[] }>();
+
+/**
+ * Runs `work` inside `trx` with the project's events kept, then writes them all in one statement: a sign-up
+ * emits user.created, team.created, team_membership.created and the creator's permissions from four places,
+ * and each statement is a round trip on the write path (issue 18: ≤ 10 % on sign-up). Nothing is written if
+ * `work` throws (the transaction rolls back anyway).
+ */
+export async function batchingWebhookEvents<T>(trx: Db, projectId: string, work: () => Promise<T>): Promise<T> {
+  if (batches.has(trx)) return work();
+  const batch = { projectId, events: [] as WebhookEvent[] };
+  batches.set(trx, batch);
+  try {
+    const result = await work();
+    await writeWebhookEvents(trx, projectId, batch.events);
+    return result;
+  } finally {
+    batches.delete(trx);
+  }
 }
 
 /**
