@@ -24,13 +24,13 @@ export const BUILDS = [
   },
   {
     name: "the React demo (demo/react/dist)",
-    sources: [...ELEMENTS_SOURCES, "packages/react/src", "demo/react", "scripts/vite-without-use-client.ts"],
+    sources: [...ELEMENTS_SOURCES, "packages/react/src", "demo/react", "scripts/vite-single-page-app.ts"],
     outputs: ["demo/react/dist/index.html"],
     command: ["node", "node_modules/vite/bin/vite.js", "build", "--config", "demo/react/vite.config.ts"],
   },
   {
     name: "the admin dashboard (packages/dashboard/dist)",
-    sources: [...ELEMENTS_SOURCES, "packages/react/src", "packages/dashboard/src", "packages/dashboard/index.html", "packages/dashboard/vite.config.ts", "packages/dashboard/package.json", "scripts/vite-without-use-client.ts"],
+    sources: [...ELEMENTS_SOURCES, "packages/react/src", "packages/dashboard/src", "packages/dashboard/index.html", "packages/dashboard/vite.config.ts", "packages/dashboard/package.json", "scripts/vite-single-page-app.ts"],
     outputs: ["packages/dashboard/dist/index.html"],
     command: ["node", "node_modules/vite/bin/vite.js", "build", "--config", "packages/dashboard/vite.config.ts"],
   },
