@@ -1,7 +1,7 @@
 import type { AdminProject, CurrentUser } from "@latchkey/core";
 import { useApp, useUser } from "@latchkey/react";
 import { useQuery } from "@tanstack/react-query";
-import { Navigate } from "@tanstack/react-router";
+import { Link, Navigate } from "@tanstack/react-router";
 import { ownedProjectsKey } from "../queries.js";
 import { CreateProjectForm } from "./create-project-form.js";
 
@@ -52,7 +52,11 @@ function OwnedProjects({ user }: { user: CurrentUser }) {
 function ProjectItem({ project }: { project: AdminProject }) {
   return (
     <li className="dashboard-project">
-      <strong className="dashboard-project-name">{project.displayName}</strong>
+      <strong className="dashboard-project-name">
+        <Link to="/projects/$projectId" params={{ projectId: project.id }}>
+          {project.displayName}
+        </Link>
+      </strong>
       {project.description ? <span>{project.description}</span> : null}
       <span className="dashboard-muted">
         <code>{project.id}</code> · created {project.createdAt.toLocaleDateString()}

@@ -1,0 +1,30 @@
+import { createAdminApp, type AdminApp } from "@latchkey/core";
+import { useApp } from "@latchkey/react";
+import { useParams } from "@tanstack/react-router";
+import { useMemo } from "react";
+
+/**
+ * The admin app of one of the owner's projects: every project page talks to the server through it. It
+ * authenticates as the project's owner with the dashboard's own session on the `internal` project (no admin
+ * key in the browser), so signing out of the dashboard ends every project's access too.
+ */
+export function useProjectAdmin(projectId: string): AdminApp {
+  const dashboard = useApp();
+  return useMemo(
+    () => createAdminApp({ projectId, baseUrl: dashboard.baseUrl ?? window.location.origin, projectOwnerSession: dashboard.session }),
+    [projectId, dashboard],
+  );
+}
+
+/** Query keys of a project's data start with this, so a project's deletion forgets all of it at once. */
+export const projectKey = (projectId: string) => ["project", projectId] as const;
+
+/**
+ * The `$projectId` of the current project route. Read loosely (not typed from the route tree), so the lazily
+ * loaded pages do not import the router that imports them.
+ */
+export function useProjectId(): string {
+  const { projectId } = useParams({ strict: false }) as { projectId?: string };
+  if (!projectId) throw new Error("useProjectId() is for the pages under /projects/$projectId.");
+  return projectId;
+}

@@ -1,0 +1,123 @@
+import { createRequire } from "node:module";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { CHROMIUM_ARGS } from "../../../../demo/test/support/demo-e2e.js";
+import { chromiumPath } from "../../../../scripts/chromium.mjs";
+import { reachablePublicUrl, startTestServer, type TestServer } from "../../../server/test/support/test-server.js";
+import { ensureDashboardBuilt } from "./dashboard-build.js";
+
+/**
+ * What every dashboard end-to-end test file shares: the real server (dev mode, so mail lands in the dev outbox)
+ * serving the built dashboard, one Chromium, a fresh browser context per page (closed after each test, which
+ * fails on any uncaught error in the page), and the steps every test starts with: an owner signs up through
+ * the widgets and creates a project.
+ */
+export interface DashboardHarness {
+  readonly server: TestServer;
+  /** A new page on /dashboard/ (phone: 360 × 740; dark: prefers-color-scheme dark). */
+  open(options?: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark"; path?: string }): Promise<Page>;
+}
+
+export function useDashboardHarness(env: Record<string, string> = {}): DashboardHarness {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+  const pageErrors = new WeakMap<Page, string[]>();
+
+  beforeAll(async () => {
+    await ensureDashboardBuilt();
+    [server, browser] = await Promise.all([
+      reachablePublicUrl().then((vars) => startTestServer({ ...vars, LATCHKEY_DEV_MODE: "true", ...env })),
+      chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
+    ]);
+  });
+  afterEach(async () => {
+    const errors = contexts.flatMap((context) => context.pages()).flatMap((page) => pageErrors.get(page) ?? []);
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+    if (errors.length) throw new Error(`uncaught errors in the dashboard:\n${errors.join("\n")}`);
+  });
+  afterAll(async () => {
+    await Promise.all([browser?.close(), server?.close()]);
+  });
+
+  return {
+    get server() {
+      if (!server) throw new Error("the dashboard harness has not started yet (use it inside tests)");
+      return server;
+    },
+    async open({ viewport = { width: 1280, height: 800 }, colorScheme = "light", path = "/dashboard/" } = {}) {
+      const context = await browser!.newContext({ viewport, colorScheme });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const errors: string[] = [];
+      page.on("pageerror", (error) => errors.push(error.message));
+      pageErrors.set(page, errors);
+      await page.goto(`${server!.url}${path}`);
+      return page;
+    },
+  };
+}
+
+export const newOwnerEmail = () => `owner-${crypto.randomUUID().slice(0, 8)}@example.com`;
+export const OWNER_PASSWORD = "correct horse battery";
+
+/** Signs a new owner up through the sign-in widget's "Sign up" link; ends on the Projects page. */
+export async function signUpOwner(page: Page): Promise<string> {
+  const email = newOwnerEmail();
+  await page.getByRole("heading", { name: "Sign in to manage your projects" }).waitFor();
+  await page.getByRole("link", { name: "Sign up" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(OWNER_PASSWORD);
+  await page.getByLabel("Repeat password").fill(OWNER_PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByRole("heading", { name: "Projects", exact: true }).waitFor();
+  return email;
+}
+
+/**
+ * Creates a project on the Projects page and opens it; resolves to its id once its Overview shows. The
+ * owner must be signed in and on the Projects page.
+ */
+export async function createAndOpenProject(page: Page, name = `Project ${crypto.randomUUID().slice(0, 6)}`): Promise<string> {
+  await page.getByLabel("Project name").fill(name);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("list", { name: "Your projects" }).getByRole("link", { name }).click();
+  await page.getByRole("heading", { name, level: 1 }).waitFor();
+  const projectId = /\/dashboard\/projects\/([^/]+)/.exec(new URL(page.url()).pathname)?.[1];
+  if (!projectId) throw new Error(`not on a project page: ${page.url()}`);
+  return projectId;
+}
+
+/** A signed-up owner on a new project's Overview, in one step. */
+export async function ownerWithProject(harness: DashboardHarness, options?: Parameters<DashboardHarness["open"]>[0]) {
+  const page = await harness.open(options);
+  const email = await signUpOwner(page);
+  const projectId = await createAndOpenProject(page);
+  return { page, email, projectId };
+}
+
+/** Opens one of the project's sections by its link in the project navigation. */
+export async function openSection(page: Page, section: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: section, exact: true }).click();
+}
+
+/** How far the page's content reaches past the viewport's width, in CSS pixels (0: nothing overflows). */
+export const horizontalOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/**
+ * Runs axe (WCAG 2 A and AA rules) on the page as it is now and fails with each violation's rule and the
+ * first offending elements. Call it once the page has loaded its data (it checks what is rendered).
+ */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: axeSource });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    return result.violations.map((v) => `${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)).join(", ")}`);
+  });
+  expect(violations, `axe violations on ${page.url()}`).toEqual([]);
+}
