@@ -18,17 +18,19 @@ export function singlePageAppConfig(options: { root: string; base: string; build
 }
 
 /**
- * @latchkey/react's entry starts with "use client", for React Server Components. A single-page app has none: the
- * directive means nothing there, and Rollup would warn that it drops it (and fail to map the warning).
+ * @latchkey/react's entry and TanStack Table's modules start with "use client", for React Server Components. A
+ * single-page app has none: the directive means nothing there, and Rollup would warn that it drops it (and fail
+ * to map the warning).
  */
 function withoutUseClient(): Plugin {
-  const directive = '"use client";';
+  const directive = /^(['"])use client\1;?/;
   return {
     name: "latchkey-without-use-client",
     enforce: "pre",
     transform(code) {
+      const found = directive.exec(code)?.[0];
       // Blanked to the same length, so positions, and the source map (`map: null`: unchanged), stay true.
-      if (code.startsWith(directive)) return { code: " ".repeat(directive.length) + code.slice(directive.length), map: null };
+      if (found) return { code: " ".repeat(found.length) + code.slice(found.length), map: null };
     },
   };
 }

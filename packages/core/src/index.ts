@@ -47,12 +47,26 @@ export type { Project, AdminProject, AdminProjectUpdate, OwnedProjectCreate } fr
 export type { Team, TeamCreate, TeamUpdate } from "./wire/teams.js";
 export type { ContactChannel, ContactChannelCreate, ContactChannelUpdate } from "./wire/contact-channels.js";
 export type { UserSession } from "./wire/sessions.js";
+export type { UserOAuthLink, UserContactChannelUpdate } from "./apps/admin-user-actions.js";
 export type { NotificationCategory } from "./wire/notification-categories.js";
 export type { UserApiKey, UserApiKeyFirstView, UserApiKeyCreate } from "./wire/user-api-keys.js";
 export type { TeamMemberProfile, TeamMemberProfileUpdate, TeamMemberRoles } from "./wire/team-member-profiles.js";
 export type { TeamInvitation, TeamInvitationDetails } from "./wire/team-invitations.js";
+export type { ServerTeam, ServerTeamCreate, ServerTeamUpdate, ServerTeamMember } from "./wire/server-teams.js";
+export type { TeamPermissionGrant } from "./apps/admin-team-actions.js";
+export type { PermissionDefinition, PermissionDefinitionCreate, PermissionDefinitionUpdate, PermissionScope } from "./wire/permission-definitions.js";
 export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate } from "./wire/api-keys.js";
-export type { WebhookEndpoint, WebhookEndpointCreate } from "./wire/webhooks.js";
+export type {
+  WebhookAttempt,
+  WebhookDeliveryStatus,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+  WebhookEndpointMessage,
+  WebhookEndpointUpdate,
+  WebhookEventType,
+} from "./wire/webhooks.js";
+export { WebhookApiError } from "./apps/admin-webhook-actions.js";
+export type { ProjectMetrics, MetricsDay } from "./wire/metrics.js";
 export type {
   EmailDraft,
   EmailDraftCreate,
@@ -66,6 +80,8 @@ export type {
   EmailThemeSummary,
 } from "./wire/emails-as-code.js";
 export type { SendEmailOptions } from "./apps/admin-email-actions.js";
+export type { ProjectConfigObject, ConfigOverrideChange } from "./apps/admin-config-actions.js";
+export type { SentEmail, SentEmailSender, TestEmailResult, TestEmailServer } from "./wire/sent-emails.js";
 export * as constants from "./constants.js";
 
 // Known errors come from the shared catalogue: `error instanceof KnownErrors.UserNotFound`.

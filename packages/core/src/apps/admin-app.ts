@@ -8,7 +8,14 @@ import {
   type InternalApiKeyFirstView,
 } from "../wire/api-keys.js";
 import { adminProjectFromWire, adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdate } from "../wire/projects.js";
+import { adminConfigActions } from "./admin-config-actions.js";
 import { adminEmailActions } from "./admin-email-actions.js";
+import { adminMetricsActions } from "./admin-metrics-actions.js";
+import { adminProjectActions } from "./admin-project-actions.js";
+import { adminEmailServerActions } from "./admin-email-server-actions.js";
+import { adminUserActions } from "./admin-user-actions.js";
+import { adminTeamActions } from "./admin-team-actions.js";
+import { adminPermissionActions } from "./admin-permission-actions.js";
 import { adminWebhookActions } from "./admin-webhook-actions.js";
 import { createAppContext, type AppOptions } from "./app-context.js";
 import { buildServerApp } from "./server-app.js";
@@ -42,7 +49,14 @@ export function createAdminApp(options: AdminAppOptions) {
   return {
     ...server,
     ...adminWebhookActions(ctx),
+    ...adminUserActions(ctx),
+    ...adminTeamActions(ctx, options.baseUrl),
+    ...adminPermissionActions(ctx),
     ...adminEmailActions(ctx),
+    ...adminConfigActions(ctx),
+    ...adminMetricsActions(ctx),
+    ...adminProjectActions(ctx),
+    ...adminEmailServerActions(ctx),
 
     async getAdminProject(): Promise<AdminProject> {
       return adminProjectFromWire(await ctx.call<AdminProjectRead>({ method: "GET", path: "/internal/projects/current", session: null }));

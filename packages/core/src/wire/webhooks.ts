@@ -40,3 +40,118 @@ export function webhookEndpointFromWire(wire: WebhookEndpointWire): WebhookEndpo
     updatedAt: new Date(wire.updatedAt),
   };
 }
+
+/** A change to an endpoint; fields left out stay as they are. `filterTypes: null` lets every event type through. */
+export interface WebhookEndpointUpdate {
+  url?: string;
+  description?: string;
+  disabled?: boolean;
+  filterTypes?: string[] | null;
+}
+
+/** An event type the server sends, with what it means (Svix's event type list). */
+export interface WebhookEventType {
+  name: string;
+  description: string;
+}
+
+export interface WebhookEventTypeWire {
+  name: string;
+  description: string;
+}
+
+export const webhookEventTypeFromWire = (wire: WebhookEventTypeWire): WebhookEventType => ({ name: wire.name, description: wire.description });
+
+/**
+ * Where one message stands with one endpoint: delivered (`success`), waiting for its first attempt or a retry
+ * (`pending`), given up after the last retry (`fail`), or being sent right now (`sending`).
+ */
+export type WebhookDeliveryStatus = "success" | "pending" | "fail" | "sending";
+
+/** A message an endpoint was sent, with the state of its delivery there. */
+export interface WebhookEndpointMessage {
+  id: string;
+  eventType: string;
+  /** The event as the receiver gets it (`{ type, data }`). */
+  payload: unknown;
+  createdAt: Date;
+  status: WebhookDeliveryStatus;
+  /** When the next retry is due; null once delivered or failed, and while an attempt is in flight. */
+  nextAttemptAt: Date | null;
+}
+
+export interface WebhookEndpointMessageWire {
+  id: string;
+  eventType: string;
+  payload: unknown;
+  timestamp: string;
+  status: 0 | 1 | 2 | 3;
+  statusText?: string;
+  nextAttempt: string | null;
+}
+
+const DELIVERY_STATUSES: readonly WebhookDeliveryStatus[] = ["success", "pending", "fail", "sending"];
+
+export function webhookEndpointMessageFromWire(wire: WebhookEndpointMessageWire): WebhookEndpointMessage {
+  return {
+    id: wire.id,
+    eventType: wire.eventType,
+    payload: wire.payload,
+    createdAt: new Date(wire.timestamp),
+    status: DELIVERY_STATUSES[wire.status] ?? "pending",
+    nextAttemptAt: wire.nextAttempt === null ? null : new Date(wire.nextAttempt),
+  };
+}
+
+/** One try at delivering a message to an endpoint, and what the receiver answered. */
+export interface WebhookAttempt {
+  id: string;
+  messageId: string;
+  endpointId: string;
+  url: string;
+  /** The receiver's answer status; 0 when there was no answer (refused, timed out). */
+  responseStatusCode: number;
+  /** The start of the receiver's answer body. */
+  response: string;
+  responseDurationMs: number;
+  succeeded: boolean;
+  attemptedAt: Date;
+}
+
+export interface WebhookAttemptWire {
+  id: string;
+  msgId: string;
+  endpointId: string;
+  url: string;
+  response: string;
+  responseStatusCode: number;
+  responseDurationMs: number;
+  status: number;
+  timestamp: string;
+}
+
+export function webhookAttemptFromWire(wire: WebhookAttemptWire): WebhookAttempt {
+  return {
+    id: wire.id,
+    messageId: wire.msgId,
+    endpointId: wire.endpointId,
+    url: wire.url,
+    responseStatusCode: wire.responseStatusCode,
+    response: wire.response,
+    responseDurationMs: wire.responseDurationMs,
+    succeeded: wire.status === 0,
+    attemptedAt: new Date(wire.timestamp),
+  };
+}
+
+/** Svix's error body: a code, and a sentence or (for validation) the problems by field. */
+export interface SvixErrorWire {
+  code: string;
+  detail: string | { loc: string[]; msg: string }[];
+}
+
+/** The error body's problems in a sentence a person can read ("url: must be an http:// or https:// URL"). */
+export function svixErrorMessage(body: SvixErrorWire): string {
+  if (typeof body.detail === "string") return body.detail;
+  return body.detail.map((problem) => `${problem.loc.filter((part) => part !== "body").join(".")}: ${problem.msg}`).join("; ");
+}

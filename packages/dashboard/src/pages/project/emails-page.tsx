@@ -1,9 +1,71 @@
-/** The project's Emails page (placeholder until it is built). */
+import { useId, useRef, useState, type KeyboardEvent } from "react";
+import { useProjectAdmin, useProjectId } from "../../project-admin.js";
+import { EmailDraftsSection } from "./emails/email-drafts-section.js";
+import { EmailServerSection } from "./emails/email-server-section.js";
+import { EmailTemplatesSection } from "./emails/email-templates-section.js";
+import { EmailThemesSection } from "./emails/email-themes-section.js";
+import { SentEmailLog } from "./emails/sent-email-log.js";
+import "./emails/emails.css";
+
+const TABS = [
+  { id: "server", label: "Email server", Section: EmailServerSection },
+  { id: "templates", label: "Templates", Section: EmailTemplatesSection },
+  { id: "themes", label: "Themes", Section: EmailThemesSection },
+  { id: "drafts", label: "Drafts", Section: EmailDraftsSection },
+  { id: "sent", label: "Sent", Section: SentEmailLog },
+] as const;
+
+type TabId = (typeof TABS)[number]["id"];
+
+/**
+ * The project's Emails page: its email server, the themes, templates and drafts written in TSX (with a live
+ * preview), sending a draft, and the log of sent mail, one tab each (ARIA tabs: arrow keys move between them).
+ */
 export function EmailsPage() {
+  const projectId = useProjectId();
+  const admin = useProjectAdmin(projectId);
+  const id = useId();
+  const [current, setCurrent] = useState<TabId>("server");
+  const tabs = useRef<Record<string, HTMLButtonElement | null>>({});
+  const active = TABS.find((tab) => tab.id === current)!;
+
+  function moveWithKeys(event: KeyboardEvent) {
+    const index = TABS.findIndex((tab) => tab.id === current);
+    const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const tab = TABS[(next + TABS.length) % TABS.length]!;
+    setCurrent(tab.id);
+    tabs.current[tab.id]?.focus();
+  }
+
   return (
-    <section className="dashboard-card">
-      <h2>Emails</h2>
-      <p>This page is not built yet.</p>
-    </section>
+    <>
+      <section className="dashboard-card emails-header" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>Emails</h2>
+        <div role="tablist" aria-label="Email settings" className="emails-tabs" onKeyDown={moveWithKeys}>
+          {TABS.map((tab) => (
+            <button
+              key={tab.id}
+              ref={(element) => {
+                tabs.current[tab.id] = element;
+              }}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${tab.id}`}
+              aria-selected={tab.id === current}
+              aria-controls={`${id}-panel`}
+              tabIndex={tab.id === current ? 0 : -1}
+              onClick={() => setCurrent(tab.id)}
+            >
+              {tab.label}
+            </button>
+          ))}
+        </div>
+      </section>
+      <section className="dashboard-card emails-panel" role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${current}`}>
+        <active.Section key={active.id} admin={admin} projectId={projectId} />
+      </section>
+    </>
   );
 }

@@ -1,9 +1,13 @@
-/** The project's Keys page (placeholder until it is built). */
+import { ConfigOverrideCard } from "./keys/config-override-card.js";
+import { KeySetsCard } from "./keys/key-sets-card.js";
+import "./project-config/project-config.css";
+
+/** The project's key sets (create, shown once; list; revoke) and its configuration as JSON. */
 export function KeysPage() {
   return (
-    <section className="dashboard-card">
-      <h2>Keys</h2>
-      <p>This page is not built yet.</p>
-    </section>
+    <>
+      <KeySetsCard />
+      <ConfigOverrideCard />
+    </>
   );
 }

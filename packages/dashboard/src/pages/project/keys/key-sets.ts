@@ -1,0 +1,63 @@
+import type { InternalApiKey, InternalApiKeyCreate } from "@latchkey/core";
+import { z } from "zod";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** How long a new key set lives; "never" is a hundred years (the protocol has no key set without an expiry). */
+export const EXPIRY_CHOICES = [
+  { value: "1", label: "1 day" },
+  { value: "7", label: "7 days" },
+  { value: "30", label: "30 days" },
+  { value: "90", label: "90 days" },
+  { value: "365", label: "1 year" },
+  { value: "never", label: "Never" },
+] as const;
+export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]["value"];
+const NEVER_DAYS = 100 * 365;
+
+export const KEY_KINDS = [
+  { field: "hasPublishableClientKey", label: "Publishable client key", hint: "For your app's browser code; safe to publish." },
+  { field: "hasSecretServerKey", label: "Secret server key", hint: "For your app's server; keep it secret." },
+  { field: "hasSuperSecretAdminKey", label: "Super secret admin key", hint: "Full control of the project, like this dashboard; keep it secret." },
+] as const;
+export type KeyKindField = (typeof KEY_KINDS)[number]["field"];
+
+export interface KeySetFormValues {
+  description: string;
+  expiry: ExpiryChoice;
+  hasPublishableClientKey: boolean;
+  hasSecretServerKey: boolean;
+  hasSuperSecretAdminKey: boolean;
+}
+
+/** The create form's checks; the output is what `createInternalApiKey` takes. */
+export const keySetForm = z
+  .object({
+    description: z.string().trim().min(1, "Describe what the keys are for, e.g. “Production web app”."),
+    expiry: z.enum(EXPIRY_CHOICES.map((choice) => choice.value) as [ExpiryChoice, ...ExpiryChoice[]]),
+    hasPublishableClientKey: z.boolean(),
+    hasSecretServerKey: z.boolean(),
+    hasSuperSecretAdminKey: z.boolean(),
+  })
+  .refine((values) => values.hasPublishableClientKey || values.hasSecretServerKey || values.hasSuperSecretAdminKey, {
+    path: ["hasPublishableClientKey"],
+    message: "Choose at least one key.",
+  })
+  .transform(
+    ({ expiry, ...rest }): InternalApiKeyCreate => ({
+      ...rest,
+      expiresAt: new Date(Date.now() + (expiry === "never" ? NEVER_DAYS : Number(expiry)) * DAY),
+    }),
+  );
+
+export type KeySetStatus = "Active" | "Revoked" | "Expired";
+
+export function keySetStatus(keySet: InternalApiKey, now = Date.now()): KeySetStatus {
+  if (keySet.manuallyRevokedAt) return "Revoked";
+  return keySet.expiresAt.getTime() <= now ? "Expired" : "Active";
+}
+
+/** A date for the table; "Never" for the hundred-year expiry. */
+export function formatExpiry(date: Date, now = Date.now()): string {
+  return date.getTime() - now > 50 * 365 * DAY ? "Never" : date.toLocaleString();
+}

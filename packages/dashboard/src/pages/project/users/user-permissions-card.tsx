@@ -1,0 +1,105 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { useId, useState, type FormEvent } from "react";
+import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { QueryState } from "../../../components/query-state.js";
+import { useProjectAdmin } from "../../../project-admin.js";
+import { errorMessage } from "./error-message.js";
+import { userPartKey, usersKey } from "./user-queries.js";
+
+/**
+ * The project permissions granted to the user directly (those they get through another permission follow from
+ * these), with a form to grant one of the project's definitions and a way to revoke each.
+ */
+export function UserPermissionsCard({ projectId, userId }: { projectId: string; userId: string }) {
+  const admin = useProjectAdmin(projectId);
+  const queryClient = useQueryClient();
+  const id = useId();
+  const key = userPartKey(projectId, userId, "permissions");
+  const granted = useQuery({ queryKey: key, queryFn: () => admin.listUserProjectPermissions(userId) });
+  const definitions = useQuery({ queryKey: [...usersKey(projectId), "project-permission-definitions"], queryFn: () => admin.listPermissionDefinitions("project") });
+  const [choice, setChoice] = useState("");
+  const [revoking, setRevoking] = useState<string | null>(null);
+  const grant = useMutation({
+    mutationFn: (permissionId: string) => admin.grantUserProjectPermission(userId, permissionId),
+    onSuccess: async () => {
+      setChoice("");
+      await queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (permissionId: string) => admin.revokeUserProjectPermission(userId, permissionId),
+    onSuccess: async () => {
+      setRevoking(null);
+      await queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
+  const grantable = (definitions.data ?? []).filter((definition) => !granted.data?.includes(definition.id));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (choice) grant.mutate(choice);
+  }
+
+  return (
+    <section className="dashboard-card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Project permissions</h2>
+      <QueryState query={granted} what="the user's permissions" isEmpty={(items) => items.length === 0} empty={<p>No project permissions are granted to this user.</p>}>
+        {(items) => (
+          <ul className="users-list" aria-labelledby={`${id}-title`}>
+            {items.map((permissionId) => (
+              <li key={permissionId}>
+                <code className="dashboard-code">{permissionId}</code>
+                <button type="button" className="dashboard-secondary users-small-button" aria-label={`Revoke ${permissionId}`} onClick={() => (revoke.reset(), setRevoking(permissionId))}>
+                  Revoke
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
+      {definitions.isError ? (
+        <p role="alert" className="dashboard-error">
+          Could not load the project's permissions: {errorMessage(definitions.error)}
+        </p>
+      ) : definitions.isSuccess && definitions.data.length === 0 ? (
+        <p className="dashboard-muted">
+          The project defines no project permissions yet: add them on the <Link to="/projects/$projectId/permissions" params={{ projectId }}>Permissions</Link> page.
+        </p>
+      ) : definitions.isSuccess && grantable.length > 0 ? (
+        <form className="users-inline-form" onSubmit={submit}>
+          <div className="dashboard-field">
+            <label htmlFor={`${id}-grant`}>Permission to grant</label>
+            <select id={`${id}-grant`} value={choice} onChange={(event) => setChoice(event.target.value)}>
+              <option value="">Choose a permission</option>
+              {grantable.map((definition) => (
+                <option key={definition.id} value={definition.id}>
+                  {definition.description ? `${definition.id}: ${definition.description}` : definition.id}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" disabled={!choice || grant.isPending}>
+            {grant.isPending ? "Granting…" : "Grant permission"}
+          </button>
+        </form>
+      ) : null}
+      {grant.isError ? (
+        <p role="alert" className="dashboard-error">
+          Could not grant the permission: {errorMessage(grant.error)}
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke ${revoking ?? "the permission"}?`}
+        confirmLabel="Revoke permission"
+        busy={revoke.isPending}
+        error={revoke.isError ? `Could not revoke the permission: ${errorMessage(revoke.error)}` : null}
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        <p>The user loses it, and every permission it contains that they hold through it alone, at their next token refresh.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}

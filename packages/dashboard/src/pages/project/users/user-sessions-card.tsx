@@ -1,0 +1,88 @@
+import type { UserSession } from "@latchkey/core";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { QueryState } from "../../../components/query-state.js";
+import { useProjectAdmin } from "../../../project-admin.js";
+import { errorMessage } from "./error-message.js";
+import { DateTime } from "./user-display.js";
+import { userPartKey } from "./user-queries.js";
+
+/**
+ * The user's live sessions (each a browser or device they signed in on, or an impersonation session an admin
+ * made), newest first. Revoking one stops its refresh token: that device is signed out within minutes, when
+ * its current access token runs out.
+ */
+export function UserSessionsCard({ projectId, userId }: { projectId: string; userId: string }) {
+  const admin = useProjectAdmin(projectId);
+  const queryClient = useQueryClient();
+  const sessions = useQuery({ queryKey: userPartKey(projectId, userId, "sessions"), queryFn: () => admin.listUserSessions(userId) });
+  const [revoking, setRevoking] = useState<UserSession | null>(null);
+  const revoke = useMutation({
+    mutationFn: (session: UserSession) => admin.revokeUserSession(userId, session.id),
+    onSuccess: async () => {
+      setRevoking(null);
+      await queryClient.invalidateQueries({ queryKey: userPartKey(projectId, userId, "sessions") });
+    },
+  });
+
+  return (
+    <section className="dashboard-card" aria-labelledby="user-sessions-title">
+      <h2 id="user-sessions-title">Sessions</h2>
+      <QueryState query={sessions} what="the user's sessions" isEmpty={(items) => items.length === 0} empty={<p>This user has no active sessions.</p>}>
+        {(items) => (
+          <div className="dashboard-table-scroll">
+            <table className="dashboard-table users-table-medium">
+              <caption className="users-visually-hidden">The user's active sessions</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Started</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">From</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((session) => (
+                  <tr key={session.id}>
+                    <td>
+                      <DateTime value={session.createdAt} />
+                      {session.isImpersonation ? <span className="users-tag">Impersonation</span> : null}
+                    </td>
+                    <td>
+                      <DateTime value={session.lastUsedAt} />
+                    </td>
+                    <td>{sessionOrigin(session)}</td>
+                    <td>
+                      <button type="button" className="dashboard-secondary users-small-button" onClick={() => (revoke.reset(), setRevoking(session))}>
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
+      <ConfirmDialog
+        open={revoking !== null}
+        title="Revoke this session?"
+        confirmLabel="Revoke session"
+        busy={revoke.isPending}
+        error={revoke.isError ? `Could not revoke the session: ${errorMessage(revoke.error)}` : null}
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onCancel={() => setRevoking(null)}
+      >
+        <p>The device using it is signed out when its current access token runs out (within minutes). The user can sign in again.</p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+/** Where a session was last used from: its address and country, and its browser, as far as they are known. */
+function sessionOrigin(session: UserSession): string {
+  const place = session.geoInfo ? [session.geoInfo.ip, session.geoInfo.countryCode].filter(Boolean).join(", ") : "";
+  const parts = [place, session.userAgent ?? ""].filter(Boolean);
+  return parts.length ? parts.join(" · ") : "Not known yet";
+}

@@ -1,0 +1,61 @@
+import type { AdminApp, WebhookEndpoint } from "@latchkey/core";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useId, useState, type FormEvent } from "react";
+import { QueryState } from "../../../components/query-state.js";
+import { endpointForm, endpointFormErrors, type EndpointFormInput, type EndpointFormValues } from "./endpoint-form.js";
+import { EndpointFields } from "./endpoint-fields.js";
+import { useWebhookEventTypes, webhookKeys } from "./webhook-queries.js";
+
+const EMPTY: EndpointFormInput = { url: "", description: "", filterTypes: [] };
+
+/** Adds an endpoint; once added, the page opens it (where its signing secret is). */
+export function AddEndpointForm({ projectId, admin, onAdded }: { projectId: string; admin: AdminApp; onAdded: (endpoint: WebhookEndpoint) => void }) {
+  const id = useId();
+  const queryClient = useQueryClient();
+  const eventTypes = useWebhookEventTypes(projectId, admin);
+  const [input, setInput] = useState<EndpointFormInput>(EMPTY);
+  const [errors, setErrors] = useState<ReturnType<typeof endpointFormErrors>>({});
+  const create = useMutation({
+    mutationFn: (values: EndpointFormValues) =>
+      admin.createWebhookEndpoint({
+        url: values.url,
+        description: values.description,
+        filterTypes: values.filterTypes ?? undefined,
+      }),
+    onSuccess: async (endpoint) => {
+      setInput(EMPTY);
+      await queryClient.invalidateQueries({
+        queryKey: webhookKeys.endpoints(projectId),
+      });
+      onAdded(endpoint);
+    },
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const parsed = endpointForm.safeParse(input);
+    setErrors(parsed.success ? {} : endpointFormErrors(parsed.error));
+    if (parsed.success) create.mutate(parsed.data);
+  }
+
+  return (
+    <section className="dashboard-card" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Add an endpoint</h2>
+      <QueryState query={eventTypes} what="the event types">
+        {(types) => (
+          <form onSubmit={submit} noValidate className="dashboard-form">
+            <EndpointFields input={input} onChange={setInput} errors={errors} eventTypes={types} />
+            {create.isError ? (
+              <p role="alert" className="dashboard-error">
+                Could not add the endpoint: {create.error.message}
+              </p>
+            ) : null}
+            <button type="submit" disabled={create.isPending}>
+              {create.isPending ? "Adding…" : "Add endpoint"}
+            </button>
+          </form>
+        )}
+      </QueryState>
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+
+/**
+ * The add-endpoint form, checked before it is sent, with the limits the server's Svix-compatible API has
+ * (routes/webhooks-svix.ts): an http(s) URL of at most 2048 characters, a description of at most 1024.
+ * No event type chosen means every event type (`filterTypes: null`).
+ */
+export const endpointForm = z.object({
+  url: z
+    .string()
+    .trim()
+    .min(1, "Enter the URL that should receive the events.")
+    .max(2048, "A URL has at most 2048 characters.")
+    .refine(
+      (value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol),
+      "Enter a full http:// or https:// URL, e.g. https://example.com/webhooks.",
+    ),
+  description: z.string().trim().max(1024, "A description has at most 1024 characters."),
+  filterTypes: z.array(z.string()).transform((types) => (types.length ? types : null)),
+});
+
+export type EndpointFormInput = z.input<typeof endpointForm>;
+export type EndpointFormValues = z.output<typeof endpointForm>;
+
+/** Each field's first problem, by field name; empty when the form is valid. */
+export function endpointFormErrors(error: z.ZodError): Partial<Record<keyof EndpointFormInput, string>> {
+  const errors: Partial<Record<keyof EndpointFormInput, string>> = {};
+  for (const issue of error.issues) errors[issue.path[0] as keyof EndpointFormInput] ??= issue.message;
+  return errors;
+}
+
+/** An endpoint's event filter in words. */
+export const describeFilter = (filterTypes: string[] | null) => (filterTypes === null ? "All events" : filterTypes.join(", "));

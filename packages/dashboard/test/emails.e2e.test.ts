@@ -1,0 +1,307 @@
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAdminApp, createClientApp } from "../../core/src/index.js";
+import { freePort } from "../../server/test/support/ports.js";
+import { startSmtpCapture, type SmtpCapture } from "../../server/test/support/smtp-capture.js";
+import {
+  OWNER_PASSWORD,
+  expectNoAxeViolations,
+  horizontalOverflow,
+  openSection,
+  ownerWithProject,
+  useDashboardHarness,
+  type DashboardHarness,
+} from "./support/dashboard-e2e.js";
+
+/**
+ * The Emails page (issue 20) against the real server and a real SMTP server: the email server settings with
+ * a test send, a template edited in the code editor with its live preview, a draft written and sent to a user,
+ * and the sent log; light and dark, and on a phone.
+ */
+const harness = useDashboardHarness();
+let smtp: SmtpCapture;
+beforeAll(async () => {
+  smtp = await startSmtpCapture();
+});
+afterAll(async () => {
+  await smtp?.close();
+});
+
+const EMAIL_VERIFICATION_TEMPLATE_ID = "e7d009ce-8d47-4528-b245-5bf119f2ffa3";
+const reader = () => `reader-${crypto.randomUUID().slice(0, 8)}@example.com`;
+
+/** The project's admin app as its owner (signed in like the dashboard), to check what reached the server. */
+async function ownerAdmin(server: DashboardHarness["server"], email: string, projectId: string) {
+  const owner = createClientApp({
+    projectId: "internal",
+    publishableClientKey: server.env.seedKeys.publishableClientKey!,
+    baseUrl: server.url,
+    tokenStore: "memory",
+    currentUrl: () => `${server.url}/dashboard/`,
+    navigate: () => {},
+  });
+  await owner.signInWithCredential({ email, password: OWNER_PASSWORD });
+  return createAdminApp({ projectId, projectOwnerSession: owner.session, baseUrl: server.url, tokenStore: "memory" });
+}
+
+type OwnerAdmin = Awaited<ReturnType<typeof ownerAdmin>>;
+
+/** Points the project's mail at the test SMTP server through the API, and sends one mail so the log has a row. */
+async function mailingProject(admin: OwnerAdmin) {
+  await admin.updateAdminProject({
+    config: { email_config: { type: "standard", host: smtp.host, port: smtp.port, username: "mailer", password: "secret", sender_name: "Acme", sender_email: "news@acme.example" } },
+  });
+  const address = reader();
+  const user = await admin.createUser({ primaryEmail: address, displayName: "Ada" });
+  await admin.sendEmail({ userIds: [user.id], subject: "Welcome to Acme", html: "<p>Hello</p>" });
+  await smtp.nextMessage(address);
+  return { user, address };
+}
+
+async function openTab(page: Page, name: string) {
+  await page.getByRole("tab", { name }).click();
+  await page.getByRole("tabpanel").getByRole("heading", { level: 2 }).first().waitFor();
+}
+
+/**
+ * Finds `text` in the code editor the way a person would in a long file (the editor draws only the lines in
+ * view): its search (Ctrl+F) selects and shows the match, and Escape goes back to the code.
+ */
+async function findInEditor(page: Page, editorName: string, text: string) {
+  await page.getByRole("textbox", { name: editorName }).click();
+  await page.keyboard.press("Control+f");
+  await page.getByRole("textbox", { name: "Find" }).waitFor();
+  await page.keyboard.type(text);
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Escape");
+  await page.getByRole("textbox", { name: "Find" }).waitFor({ state: "detached" });
+}
+
+/** Moves the caret to the end of the editor line with `text` (End thrice: a wrapped line ends in steps). */
+async function caretAfter(page: Page, editorName: string, text: string) {
+  await findInEditor(page, editorName, text);
+  for (let i = 0; i < 3; i++) await page.keyboard.press("End");
+}
+
+const renderedEmail = (page: Page, name: string) => page.frameLocator(`iframe[title="Rendered email: ${name}"]`);
+
+describe("the Emails page", () => {
+  it("edits a template in the code editor with a live preview, shows a render error over the last preview, and saves it", async () => {
+    const { page, email, projectId } = await ownerWithProject(harness);
+    await openSection(page, "Emails");
+    await openTab(page, "Templates");
+    const templates = page.getByRole("list", { name: "Templates" });
+    expect(await templates.getByRole("button", { name: "Email Verification" }).getAttribute("aria-current")).toBe("true");
+    const preview = renderedEmail(page, "Email Verification");
+    // The server's first render starts its sandbox, which may take a while on a busy machine.
+    await preview.getByText("Verify my email").waitFor({ timeout: 45_000 });
+    await page.getByText(/^Subject: Verify your email at Project/).waitFor();
+
+    // Typed into the editor as a person types: the preview follows.
+    await caretAfter(page, "TSX code of the template", "Please click on the button below to verify your email.");
+    await page.keyboard.type(" Welcome aboard, friend.");
+    await preview.getByText("Welcome aboard, friend.", { exact: false }).waitFor();
+    await page.getByText("Unsaved changes.").waitFor();
+
+    // Code that does not compile: the server's error is shown, and the last preview stays.
+    await page.keyboard.type(" <");
+    const renderError = page.getByRole("alert").filter({ hasText: "This code does not render" });
+    await renderError.waitFor();
+    expect(await renderError.locator("pre").textContent()).toMatch(/could not compile the template at line 2[45], column \d+/);
+    await preview.getByText("Welcome aboard, friend.", { exact: false }).waitFor();
+    await expectNoAxeViolations(page);
+    await page.keyboard.press("Backspace");
+    await page.keyboard.press("Backspace");
+    await renderError.waitFor({ state: "detached" });
+
+    await page.getByRole("button", { name: "Save template" }).click();
+    await page.getByText("Saved.", { exact: true }).waitFor();
+    const admin = await ownerAdmin(harness.server, email, projectId);
+    expect((await admin.getEmailTemplate(EMAIL_VERIFICATION_TEMPLATE_ID)).tsxSource).toContain("verify your email. Welcome aboard, friend.\n");
+
+    await page.reload();
+    await openTab(page, "Templates");
+    await findInEditor(page, "TSX code of the template", "Welcome aboard");
+    await page.getByRole("textbox", { name: "TSX code of the template" }).getByText("verify your email. Welcome aboard, friend.").waitFor();
+    await renderedEmail(page, "Email Verification").getByText("Welcome aboard, friend.", { exact: false }).waitFor();
+  });
+
+  it("saves the project's own SMTP server, sends a test email, and sends a draft to a user, who gets it and shows in the sent log", async () => {
+    const { page, email, projectId } = await ownerWithProject(harness);
+    const admin = await ownerAdmin(harness.server, email, projectId);
+    const address = reader();
+    const user = await admin.createUser({ primaryEmail: address, displayName: "Ada" });
+    await openSection(page, "Emails");
+
+    // The email server tab comes first; the form says what is missing before anything is sent.
+    await page.getByLabel("Your own SMTP server").check();
+    await page.getByLabel("SMTP host").fill(smtp.host);
+    await page.getByRole("button", { name: "Save email server" }).click();
+    await page.getByText("Give the user name the SMTP server signs in with.").waitFor();
+    await page.getByLabel("Port").fill(String(smtp.port));
+    await page.getByLabel("User name").fill("mailer");
+    await page.getByLabel("Password", { exact: true }).fill("secret");
+    await page.getByLabel("Sender name").fill("Acme");
+    await page.getByLabel("Sender email").fill("news@acme.example");
+    await page.getByRole("button", { name: "Save email server" }).click();
+    await page.getByText("The email server settings are saved.").waitFor();
+    expect((await admin.getAdminProject()).config.email_config).toEqual({
+      type: "standard",
+      host: smtp.host,
+      port: smtp.port,
+      username: "mailer",
+      password: "secret",
+      sender_name: "Acme",
+      sender_email: "news@acme.example",
+    });
+    // The password is never shown again; the form says one is kept.
+    expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe("");
+    await page.getByText("A password is saved; leave this empty to keep it.").waitFor();
+
+    // A test email through the server as typed: it arrives; a server that is not there reports its error.
+    const testAddress = reader();
+    await page.getByLabel("Send the test email to").fill(testAddress);
+    await page.getByRole("button", { name: "Send test email" }).click();
+    await page.getByText(`The test email was sent. Check the inbox of ${testAddress}.`).waitFor();
+    expect((await smtp.nextMessage(testAddress)).auth).toEqual({ username: "mailer", password: "secret" });
+    await page.getByLabel("Port").fill(String(await freePort()));
+    await page.getByRole("button", { name: "Send test email" }).click();
+    await page.getByText("The SMTP server did not take the test email:").waitFor();
+    expect(await page.locator(".emails-test-form pre").textContent()).toMatch(/ECONNREFUSED|connect/i);
+
+    // A draft, written in the editor and sent to the user made through the API.
+    await openTab(page, "Drafts");
+    await page.getByText("No drafts yet.").waitFor();
+    await page.getByLabel("New draft's name").fill("Launch news");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await page.getByRole("list", { name: "Drafts" }).getByRole("button", { name: "Launch news" }).waitFor();
+    await caretAfter(page, "TSX code of the draft", "Write your message here.");
+    await page.keyboard.type(" We launch on Monday.");
+    await renderedEmail(page, "Launch news").getByText("We launch on Monday.", { exact: false }).waitFor();
+    await page.getByRole("button", { name: "Save draft" }).click();
+    await page.getByText("Saved.", { exact: true }).waitFor();
+
+    await page.getByLabel("User ids").fill("not-an-id");
+    await page.getByRole("button", { name: "Send draft" }).click();
+    await page.getByText("one of these is not a user id").waitFor();
+    await page.getByLabel("User ids").fill(user.id);
+    await page.getByRole("button", { name: "Send draft" }).click();
+    const dialog = page.getByRole("dialog", { name: "Send “Launch news” to 1 user?" });
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("button", { name: "Send" }).click();
+    await page.getByText("Sent to 1 user").waitFor();
+    await page.getByRole("list", { name: "Drafts" }).getByRole("button", { name: "Launch news · Sent" }).waitFor();
+    await page.getByText(/^This draft was sent on/).waitFor();
+
+    const mail = await smtp.nextMessage(address);
+    expect(mail.subject).toBe(`News from ${(await admin.getAdminProject()).displayName}`);
+    expect(mail.html).toContain("We launch on Monday.");
+    expect(mail.html).toContain("Hi, Ada!");
+    expect((await admin.listEmailDrafts())[0]!.sentAt).toBeInstanceOf(Date);
+
+    // Once more, to every user of the project (the one user here).
+    await page.getByLabel("All users").check();
+    await page.getByRole("button", { name: "Send again" }).click();
+    await page.getByRole("dialog", { name: "Send “Launch news” to every user of the project?" }).getByRole("button", { name: "Send" }).click();
+    expect((await smtp.nextMessage(address)).subject).toBe(mail.subject);
+
+    // The sent log lists it with its recipient, subject and status.
+    await openTab(page, "Sent");
+    const rows = page.getByRole("row").filter({ hasText: address });
+    await expect.poll(() => rows.count()).toBe(2);
+    for (const row of await rows.all()) expect(await row.getByRole("cell").allTextContents()).toEqual([address, mail.subject, expect.any(String), "Sent"]);
+  });
+
+  it("lists mail sent through the shared server in the sent log, as the dev outbox shows it", async () => {
+    const { server } = harness;
+    const { page, email, projectId } = await ownerWithProject(harness);
+    const admin = await ownerAdmin(server, email, projectId);
+    const address = reader();
+    await admin.createUser({ primaryEmail: address, primaryEmailAuthEnabled: true, password: "correct horse battery" });
+    // Latchkey's own mail (a password reset, asked for by the project's app) goes through the shared server: in dev mode, the outbox.
+    const keys = await admin.createInternalApiKey({ description: "app", expiresAt: new Date(Date.now() + 3_600_000), hasPublishableClientKey: true, hasSecretServerKey: false, hasSuperSecretAdminKey: false });
+    const app = createClientApp({ projectId, publishableClientKey: keys.publishableClientKey!, baseUrl: server.url, tokenStore: "memory", currentUrl: () => "http://localhost:3000/", navigate: () => {} });
+    await app.sendForgotPasswordEmail(address, { callbackUrl: "http://localhost:3000/handler/password-reset" });
+    const outboxSubject = async () => /<h2>(.*?)<\/h2>/.exec(await (await fetch(`${server.url}/dev/outbox?to=${encodeURIComponent(address)}`)).text())?.[1];
+    await expect.poll(outboxSubject).toMatch(/^Reset your password at /);
+    const subject = (await outboxSubject())!;
+
+    await openSection(page, "Emails");
+    await openTab(page, "Sent");
+    const row = page.getByRole("row").filter({ hasText: address });
+    await row.waitFor();
+    expect(await row.getByRole("cell").allTextContents()).toEqual([address, subject, expect.any(String), "Sent (shared server)"]);
+  });
+
+  it("creates a theme, uses it in a draft's preview, and deletes draft and theme after asking", async () => {
+    const { page } = await ownerWithProject(harness);
+    await openSection(page, "Emails");
+    await openTab(page, "Themes");
+    await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Default Light · The project's theme, Built in" }).waitFor();
+    expect(await page.getByRole("button", { name: "Delete theme" }).count()).toBe(0);
+    await renderedEmail(page, "Default Light").getByText("This is how your emails look in this theme.").waitFor();
+
+    await page.getByLabel("New theme's name").fill("Brand");
+    await page.getByRole("button", { name: "Create theme" }).click();
+    await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).waitFor();
+    await caretAfter(page, "TSX code of the theme", "<Body");
+    await page.keyboard.type("BRAND FRAME");
+    await renderedEmail(page, "Brand").getByText("BRAND FRAME", { exact: false }).waitFor();
+    await page.getByRole("button", { name: "Save theme" }).click();
+    await page.getByText("Saved.", { exact: true }).waitFor();
+
+    await openTab(page, "Drafts");
+    await page.getByLabel("New draft's name").fill("Note");
+    await page.getByRole("button", { name: "Create draft" }).click();
+    await page.getByLabel("Theme").selectOption({ label: "Brand" });
+    await renderedEmail(page, "Note").getByText("BRAND FRAME", { exact: false }).waitFor();
+
+    await page.getByRole("button", { name: "Delete draft" }).click();
+    await page.getByRole("dialog", { name: "Delete the draft “Note”?" }).getByRole("button", { name: "Delete draft" }).click();
+    await page.getByText("No drafts yet.").waitFor();
+
+    await openTab(page, "Themes");
+    await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).click();
+    await page.getByRole("button", { name: "Delete theme" }).click();
+    await page.getByRole("dialog", { name: "Delete the theme “Brand”?" }).getByRole("button", { name: "Delete theme" }).click();
+    await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).waitFor({ state: "detached" });
+  });
+
+  /** Every tab with its data loaded: the server form, the editors with their previews, a draft, a sent mail. */
+  async function visitEveryTab(page: Page, check: (tab: string) => Promise<void>) {
+    await openSection(page, "Emails");
+    await page.getByLabel("SMTP host").waitFor();
+    await check("Email server");
+    for (const [tab, name] of [["Templates", "Email Verification"], ["Themes", "Default Light"], ["Drafts", "Launch news"]] as const) {
+      await openTab(page, tab);
+      await renderedEmail(page, name).locator("body").waitFor();
+      await page.locator(".cm-content").waitFor();
+      await check(tab);
+    }
+    await openTab(page, "Sent");
+    await page.getByRole("row").filter({ hasText: "Welcome to Acme" }).waitFor();
+    await check("Sent");
+  }
+
+  async function projectWithMail(options: Parameters<typeof ownerWithProject>[1]) {
+    const owner = await ownerWithProject(harness, options);
+    const admin = await ownerAdmin(harness.server, owner.email, owner.projectId);
+    await mailingProject(admin);
+    await admin.createEmailDraft({ displayName: "Launch news" });
+    return owner;
+  }
+
+  for (const colorScheme of ["light", "dark"] as const) {
+    it(`passes axe on every tab in ${colorScheme} mode`, async () => {
+      const { page } = await projectWithMail({ colorScheme });
+      await visitEveryTab(page, () => expectNoAxeViolations(page));
+    });
+  }
+
+  it("fits a 360 px wide screen on every tab", async () => {
+    const { page } = await projectWithMail({ viewport: { width: 360, height: 740 } });
+    await visitEveryTab(page, async (tab) => {
+      expect(await horizontalOverflow(page), `overflow on the ${tab} tab`).toBe(0);
+    });
+  });
+});

@@ -1,0 +1,274 @@
+import { createAdminApp } from "@latchkey/core";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { createKeySet } from "../../server/src/services/api-keys.js";
+import { USERS_PAGE_SIZE } from "../src/pages/project/users/page-size.js";
+import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
+
+/**
+ * The Users and User pages (issue 20) as an owner uses them, against the real server: creating, searching and
+ * paging users, and on a user's page editing their name and metadata, revoking a session, impersonating and
+ * deleting. What the pages claim is checked through the API with keys made for the test.
+ */
+const harness = useDashboardHarness();
+
+/** An admin app of the owner's project, with a key made for the test, to set up users and check what reached the server. */
+async function apiAdmin(projectId: string) {
+  const keys = await createKeySet(harness.server.db, projectId, { description: "users e2e", expiresAt: null, kinds: ["superSecretAdminKey"] });
+  const adminKey = keys.super_secret_admin_key!;
+  return Object.assign(createAdminApp({ projectId, baseUrl: harness.server.url, tokenStore: "memory", superSecretAdminKey: adminKey }), { adminKey });
+}
+
+/** The id of the user whose session a refresh token belongs to, as the API tells it (null if the token does not work). */
+async function userOfRefreshToken(projectId: string, adminKey: string, refreshToken: string): Promise<string | null> {
+  const headers = { "x-stack-project-id": projectId, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": adminKey };
+  const refreshed = await fetch(`${harness.server.url}/api/v1/auth/sessions/current/refresh`, { method: "POST", headers: { ...headers, "x-stack-refresh-token": refreshToken } });
+  if (!refreshed.ok) return null;
+  const { access_token } = (await refreshed.json()) as { access_token: string };
+  const me = await fetch(`${harness.server.url}/api/v1/users/me`, { headers: { ...headers, "x-stack-access-token": access_token } });
+  return ((await me.json()) as { id: string }).id;
+}
+
+/** Long enough for a debounced search and its request on a busy machine. */
+const POLL = { timeout: 10_000 };
+
+const usersTable = (page: Page) => page.getByRole("table", { name: /users/i });
+/** The user names in the table's rows, as their links show them. */
+const listedNames = async (page: Page) => usersTable(page).locator("tbody tr").getByRole("link").allTextContents();
+
+/** Waits until the page's request to the server comes back with the expected value (no fixed sleeps). */
+async function eventually<T>(read: () => Promise<T>, expected: T): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let last: T = await read();
+  while (JSON.stringify(last) !== JSON.stringify(expected) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await read();
+  }
+  expect(last).toEqual(expected);
+}
+
+/** Opens a user's page from the Users list by their name. */
+async function openUser(page: Page, name: string) {
+  await openSection(page, "Users");
+  await usersTable(page).getByRole("link", { name, exact: true }).click();
+  await page.getByRole("heading", { name, level: 2 }).waitFor();
+}
+
+describe("the Users page", () => {
+  it("creates a user with the form, pages through more users than fit a page, and finds one by search", async () => {
+    const { page, projectId } = await ownerWithProject(harness);
+    const admin = await apiAdmin(projectId);
+    // One page full of earlier sign-ups; the form's user is the one more that makes a second page.
+    const earlier: string[] = [];
+    for (let i = 0; i < USERS_PAGE_SIZE; i++) {
+      const name = `Earlier user ${i + 1}`;
+      await admin.createUser({ displayName: name, primaryEmail: `earlier-${i + 1}@example.com` });
+      earlier.push(name);
+    }
+    await openSection(page, "Users");
+    await usersTable(page).waitFor();
+
+    // The form says what is wrong before anything is sent.
+    await page.getByRole("button", { name: "Create user" }).click();
+    await page.getByText("Enter the user's email address.").waitFor();
+    await page.getByLabel("Email", { exact: true }).fill("not an email");
+    await page.getByRole("button", { name: "Create user" }).click();
+    await page.getByText("Enter a valid email address").waitFor();
+    expect((await admin.listUsers({ limit: 100 })).items).toHaveLength(USERS_PAGE_SIZE);
+
+    await page.getByLabel("Email", { exact: true }).fill("zephyrine@example.com");
+    await page.getByLabel("Password").fill("correct horse battery");
+    await page.getByLabel("Display name").fill("Zephyrine Quill");
+    await page.getByRole("button", { name: "Create user" }).click();
+    await page.getByRole("status").getByRole("link", { name: "Zephyrine Quill" }).waitFor();
+    // Newest first: the new user tops the first page, which is full.
+    await usersTable(page).getByRole("link", { name: "Zephyrine Quill" }).waitFor();
+    const created = (await admin.listUsers({ query: "zephyrine" })).items;
+    expect(created.map((u) => [u.displayName, u.primaryEmail, u.hasPassword])).toEqual([["Zephyrine Quill", "zephyrine@example.com", true]]);
+
+    // The server's refusal is shown in its words.
+    await page.getByLabel("Email", { exact: true }).fill("zephyrine@example.com");
+    await page.getByRole("button", { name: "Create user" }).click();
+    await page.getByRole("alert").getByText('Could not create the user: A user with email "zephyrine@example.com" already exists.').waitFor();
+    await page.getByLabel("Email", { exact: true }).fill("");
+
+    const firstPage = await listedNames(page);
+    expect(firstPage).toHaveLength(USERS_PAGE_SIZE);
+    expect(firstPage[0]).toBe("Zephyrine Quill");
+    expect(await page.getByRole("button", { name: "Previous page" }).isDisabled()).toBe(true);
+
+    await page.getByRole("button", { name: "Next page" }).click();
+    await page.getByText("Page 2", { exact: true }).waitFor();
+    await expect.poll(() => listedNames(page), POLL).toHaveLength(1);
+    const secondPage = await listedNames(page);
+    expect(new Set([...firstPage, ...secondPage])).toEqual(new Set([...earlier, "Zephyrine Quill"]));
+    expect(await page.getByRole("button", { name: "Next page" }).isDisabled()).toBe(true);
+
+    await page.getByRole("button", { name: "Previous page" }).click();
+    await page.getByText("Page 1", { exact: true }).waitFor();
+    await expect.poll(() => listedNames(page), POLL).toEqual(firstPage);
+
+    // The server searches names and emails; a search starts at its own first page.
+    await page.getByLabel("Search users").fill("earlier-7@");
+    await expect.poll(() => listedNames(page), POLL).toEqual(["Earlier user 7"]);
+    await page.getByLabel("Search users").fill("nobody-like-this");
+    await page.getByText("No user matches “nobody-like-this”.").waitFor();
+    await page.getByLabel("Search users").fill("");
+    await expect.poll(() => listedNames(page), POLL).toEqual(firstPage);
+
+    // The row leads to the user's page.
+    await usersTable(page).getByRole("link", { name: "Earlier user 3" }).click();
+    await page.getByRole("heading", { name: "Earlier user 3", level: 2 }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(new RegExp(`/dashboard/projects/${projectId}/users/[0-9a-f-]{36}$`));
+  });
+});
+
+describe("a user's page", () => {
+  it("edits the name and metadata, marks the email verified, revokes a session, impersonates and deletes the user", async () => {
+    const { page, projectId } = await ownerWithProject(harness);
+    const admin = await apiAdmin(projectId);
+    const user = await admin.createUser({ displayName: "Ada Lovelace", primaryEmail: "ada@example.com", primaryEmailAuthEnabled: true });
+    await admin.createSession({ userId: user.id });
+    await admin.createPermissionDefinition("project", { id: "read_reports", description: "Read the reports" });
+    await openUser(page, "Ada Lovelace");
+    await page.getByText("ada@example.com").first().waitFor();
+
+    // The name.
+    await page.getByLabel("Display name").fill("Ada King");
+    await page.getByRole("button", { name: "Save name" }).click();
+    await page.getByText("Name saved.").waitFor();
+    await page.getByRole("heading", { name: "Ada King", level: 2 }).waitFor();
+    expect((await admin.getUserById(user.id))?.displayName).toBe("Ada King");
+
+    // Metadata: JSON that does not parse is refused in the page and nothing is sent; valid JSON is saved.
+    await page.getByLabel("Client metadata", { exact: true }).fill('{"theme": ');
+    await page.getByRole("button", { name: "Save client metadata" }).click();
+    await page.getByRole("alert").getByText("This is not valid JSON").waitFor();
+    expect((await admin.getUserById(user.id))?.clientMetadata).toEqual(null);
+    await page.getByLabel("Client metadata", { exact: true }).fill('{"theme": "dark"}');
+    await page.getByRole("button", { name: "Save client metadata" }).click();
+    await page.getByText("Client metadata saved.").waitFor();
+    await page.getByLabel("Server metadata").fill('{"plan": "pro", "seats": 3}');
+    await page.getByRole("button", { name: "Save server metadata" }).click();
+    await page.getByText("Server metadata saved.").waitFor();
+    const saved = await admin.getUserById(user.id);
+    expect([saved?.clientMetadata, saved?.serverMetadata]).toEqual([{ theme: "dark" }, { plan: "pro", seats: 3 }]);
+    // A reload shows what the server has.
+    await page.reload();
+    await expect.poll(() => page.getByLabel("Server metadata").inputValue(), POLL).toBe(JSON.stringify({ plan: "pro", seats: 3 }, null, 2));
+
+    // The email, marked verified by the admin.
+    await page.getByRole("button", { name: "Mark verified: ada@example.com" }).click();
+    await page.getByRole("button", { name: "Mark unverified: ada@example.com" }).waitFor();
+    expect((await admin.getUserById(user.id))?.primaryEmailVerified).toBe(true);
+
+    // The session made through the API is listed; revoking it (after confirming) ends it on the server.
+    const sessions = page.getByRole("table", { name: "The user's active sessions" });
+    await expect.poll(() => sessions.locator("tbody tr").count(), POLL).toBe(1);
+    await sessions.getByRole("button", { name: "Revoke" }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke this session?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await admin.listUserSessions(user.id)).toHaveLength(1);
+    await sessions.getByRole("button", { name: "Revoke" }).click();
+    await dialog.getByRole("button", { name: "Revoke session" }).click();
+    await page.getByText("This user has no active sessions.").waitFor();
+    expect(await admin.listUserSessions(user.id)).toEqual([]);
+
+    // Impersonation makes an impersonation session, listed here, and hands over the code for the app's console.
+    await page.getByRole("button", { name: "Impersonate this user" }).click();
+    await page.getByText("Impersonation session created.").waitFor();
+    const snippet = await page.getByLabel("Code to run in your app's console").inputValue();
+    expect(snippet).toMatch(new RegExp(`^document\\.cookie = "stack-refresh-${projectId}=[^;"]+; path=/; max-age=3600; samesite=lax"; location\\.reload\\(\\);$`));
+    // The cookie's refresh token is a working session of this user (what the app signs in with after the reload).
+    const refreshToken = new RegExp(`stack-refresh-${projectId}=([^;"]+)`).exec(snippet)![1]!;
+    expect(await userOfRefreshToken(projectId, admin.adminKey, refreshToken)).toBe(user.id);
+    await sessions.getByText("Impersonation").waitFor();
+    expect((await admin.listUserSessions(user.id)).map((s) => s.isImpersonation)).toEqual([true]);
+
+    // A project permission, granted from the project's definitions and revoked after confirming.
+    await page.getByLabel("Permission to grant").selectOption("read_reports");
+    await page.getByRole("button", { name: "Grant permission" }).click();
+    await page.getByRole("button", { name: "Revoke read_reports" }).waitFor();
+    expect(await admin.listUserProjectPermissions(user.id)).toEqual(["read_reports"]);
+    await page.getByRole("button", { name: "Revoke read_reports" }).click();
+    await page.getByRole("dialog", { name: "Revoke read_reports?" }).getByRole("button", { name: "Revoke permission" }).click();
+    await page.getByText("No project permissions are granted to this user.").waitFor();
+    expect(await admin.listUserProjectPermissions(user.id)).toEqual([]);
+
+    // Deleting asks for the email to be typed, then goes back to the list, without the user.
+    await page.getByRole("button", { name: "Delete user" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete Ada King?" });
+    expect(await confirm.getByRole("button", { name: "Delete user" }).isDisabled()).toBe(true);
+    await confirm.getByLabel("Type ada@example.com to confirm").fill("ada@example.com");
+    await confirm.getByRole("button", { name: "Delete user" }).click();
+    await page.waitForURL((url) => url.pathname === `/dashboard/projects/${projectId}/users`);
+    await page.getByText("No users yet.").waitFor();
+    await eventually(async () => (await admin.getUserById(user.id)) === null, true);
+  });
+
+  it("says so for a user id the project does not have", async () => {
+    const { page, projectId } = await ownerWithProject(harness);
+    const missing = "00000000-0000-4000-8000-000000000000";
+    await page.goto(`${harness.server.url}/dashboard/projects/${projectId}/users/${missing}`);
+    await page.getByText("This project has no user with the id").waitFor();
+    await page.getByRole("link", { name: "← All users" }).click();
+    await page.getByText("No users yet.").waitFor();
+  });
+});
+
+/** A user with something in every card, so axe and the phone layout see the pages filled. */
+async function filledUser(projectId: string) {
+  const admin = await apiAdmin(projectId);
+  const user = await admin.createUser({
+    displayName: "Grace Hopper",
+    primaryEmail: "grace.brewster.murray.hopper@a-rather-long-domain-name.example.com",
+    primaryEmailAuthEnabled: true,
+    password: "correct horse battery",
+    serverMetadata: { rank: "Rear admiral", ships: ["USS Hopper"] },
+  });
+  await admin.createSession({ userId: user.id });
+  await admin.createSession({ userId: user.id, isImpersonation: true });
+  return user;
+}
+
+/** Waits until every card of the user's page has loaded. */
+async function userPageLoaded(page: Page) {
+  await page.getByRole("heading", { name: "Grace Hopper", level: 2 }).waitFor();
+  await page.getByRole("table", { name: "The user's active sessions" }).getByText("Impersonation").waitFor();
+  await page.getByRole("table", { name: "The user's email addresses" }).waitFor();
+  await page.getByText("This user is not in any team.").waitFor();
+  await page.getByText("No project permissions are granted to this user.").waitFor();
+  await page.getByText("No provider accounts are linked to this user.").waitFor();
+  await page.getByText("User API keys are turned off for this project").waitFor();
+}
+
+describe("the Users pages' accessibility and layout", () => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    it(`passes axe on the list and a user's page in ${colorScheme} mode`, async () => {
+      const { page, projectId } = await ownerWithProject(harness, { colorScheme });
+      await filledUser(projectId);
+      await openSection(page, "Users");
+      await usersTable(page).getByRole("link", { name: "Grace Hopper" }).waitFor();
+      await expectNoAxeViolations(page);
+      await usersTable(page).getByRole("link", { name: "Grace Hopper" }).click();
+      await userPageLoaded(page);
+      await page.getByRole("button", { name: "Impersonate this user" }).click();
+      await page.getByText("Impersonation session created.").waitFor();
+      await expectNoAxeViolations(page);
+    });
+  }
+
+  it("fits a 360 px wide screen", async () => {
+    const { page, projectId } = await ownerWithProject(harness, { viewport: { width: 360, height: 740 } });
+    await filledUser(projectId);
+    await openSection(page, "Users");
+    await usersTable(page).getByRole("link", { name: "Grace Hopper" }).waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
+    await usersTable(page).getByRole("link", { name: "Grace Hopper" }).click();
+    await userPageLoaded(page);
+    await page.getByRole("button", { name: "Impersonate this user" }).click();
+    await page.getByText("Impersonation session created.").waitFor();
+    expect(await horizontalOverflow(page)).toBe(0);
+  });
+});
