@@ -103,6 +103,32 @@ describe("server-created sessions", () => {
   });
 });
 
+describe("a user's last activity", () => {
+  const backdate = (userId: string) =>
+    server.db.updateTable("users").set({ last_active_at: new Date(Date.now() - 3_600_000) }).where("id", "=", userId).execute();
+  const lastActive = async (project: TestProject, userId: string): Promise<number> => {
+    const user = await api(server.url, `/users/${userId}`, { headers: project.headers("server") });
+    expect(user.status).toBe(200);
+    return user.body.last_active_at_millis;
+  };
+
+  it("moves when the user signs in, and not when an admin starts an impersonation session", async () => {
+    const project = await createTestProject(server);
+    const { email, user_id: userId } = await signUp(project);
+    await backdate(userId);
+    const before = await lastActive(project, userId);
+    expect(Date.now() - before).toBeGreaterThan(3_000_000);
+
+    await signIn(project, email);
+    expect(Date.now() - (await lastActive(project, userId))).toBeLessThan(60_000);
+
+    await backdate(userId);
+    const impersonated = await api(server.url, "/auth/sessions", { headers: project.headers("server"), body: { user_id: userId, is_impersonation: true } });
+    expect(impersonated.status).toBe(200);
+    expect(Date.now() - (await lastActive(project, userId))).toBeGreaterThan(3_000_000);
+  });
+});
+
 describe("refreshing", () => {
   it("gives a new access token for a live refresh token and records the use", async () => {
     const project = await createTestProject(server);

@@ -46,7 +46,20 @@ export async function createSession(db: Db, session: NewSession): Promise<{ sess
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+  // Signing in is activity (as the reference records it with every access token it makes); an admin acting as
+  // the user is not the user's.
+  if (!row.is_impersonation) await markUserActive(db, row.user_id, row.created_at);
   return { session: row, refreshToken };
+}
+
+/** Moves the user's last activity to `now`, unless it was recorded within the last minute (reads stay reads). */
+async function markUserActive(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .updateTable("users")
+    .set({ last_active_at: now })
+    .where("id", "=", userId)
+    .where("last_active_at", "<", new Date(now.getTime() - ACTIVITY_WRITE_INTERVAL_MS))
+    .execute();
 }
 
 /** The live session a refresh token belongs to, or REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED. */
@@ -94,12 +107,7 @@ export async function touchSession(db: Db, session: Pick<SessionRow, "id" | "use
     })
     .where("id", "=", session.id)
     .execute();
-  await db
-    .updateTable("users")
-    .set({ last_active_at: now })
-    .where("id", "=", session.user_id)
-    .where("last_active_at", "<", new Date(now.getTime() - ACTIVITY_WRITE_INTERVAL_MS))
-    .execute();
+  await markUserActive(db, session.user_id, now);
 }
 
 /**
