@@ -61,12 +61,15 @@ async function link(trx: Db, env: Env, project: ProjectRow, provider: ProjectPro
     await storeProviderTokens(trx, env, own.id, tokens);
     return { userId: user.id, isNewUser: false };
   }
-  // A linked account also signs in, unless the user already signs in with another account of this provider.
+  // A linked account also signs in, unless the user already signs in with another account of this provider
+  // type (SPEC.md §3: one sign-in link per type), under this config entry or another entry of the same type.
+  const config = renderProjectConfig(project.config_override as ConfigObject);
+  const sameType = [provider.type, ...Object.entries(config.auth.oauth.providers).flatMap(([configId, entry]) => (entry.type === provider.type ? [configId] : []))];
   const signsInAlready = await trx
     .selectFrom("oauth_accounts")
     .select("id")
     .where("user_id", "=", user.id)
-    .where("provider_config_id", "=", provider.configId)
+    .where("provider_config_id", "in", sameType)
     .where("allow_sign_in", "=", true)
     .executeTakeFirst();
   // A new provider account in the user's oauth_providers: user.updated.
