@@ -157,7 +157,7 @@ export default defineConfig(({ mode }) => ({
     alias:
       mode === "sign-in"
         ? [
-            { find: /^(\.\/client-(team|account|project)-actions|\.\/client-connected-accounts|\.\.\/token-stores\/request-token-store)\.js$/, replacement: fileURLToPath(new URL("src/sign-in-only-actions.ts", import.meta.url)) },
+            { find: /^(\.\/client-(team|account|project)-actions|\.\/client-connected-accounts|\.\.\/token-stores\/request-token-store|\.\/flows\/hosted-pages)\.js$/, replacement: fileURLToPath(new URL("src/sign-in-only-actions.ts", import.meta.url)) },
             { find: /^\.\/css-tag\.js$/, replacement: fileURLToPath(new URL("src/sign-in-only-lit-css.ts", import.meta.url)) },
           ]
         : [],

@@ -1,11 +1,11 @@
-import type { ClientAccountActions, ClientConnectedAccountActions, ClientProjectActions, ClientTeamActions, TokenStore } from "@latchkey/core";
+import type { ClientAccountActions, ClientApp, ClientConnectedAccountActions, ClientProjectActions, ClientTeamActions, TokenStore } from "@latchkey/core";
 
 /**
  * What the sign-in bundle (latchkey-sign-in.iife.js) builds in place of @latchkey/core's team, account-settings,
- * connected-account and owned-project (the dashboard's) actions and its server-side token store (vite.config.ts swaps the modules):
- * `<auth-sign-in>` never calls them, a page's script never runs on a server, and they would be ~1.5 KB gzip of
- * its 22 KB budget. Calling one on that bundle's app says where it is, as `init` does for `hostedPages`; the
- * full bundle (latchkey.iife.js) has them all.
+ * connected-account and owned-project (the dashboard's) actions, its server-side token store and its hosted
+ * handler pages' app (vite.config.ts swaps the modules): `<auth-sign-in>` never calls them, a page's script never
+ * runs on a server, and they would be ~2.5 KB gzip of its 22 KB budget. Calling one on that bundle's app (or
+ * `<auth-app hosted-pages>`) says where it is, as `init` does for `hostedPages`; the full bundle (latchkey.iife.js) has them all.
  */
 const missing = (names: string): Record<string, () => never> =>
   Object.fromEntries(
@@ -28,6 +28,11 @@ const CONNECTED_ACCOUNT_ACTIONS = "listOAuthProviders updateOAuthProvider delete
 export const clientConnectedAccountActions = (): ClientConnectedAccountActions => missing(CONNECTED_ACCOUNT_ACTIONS) as unknown as ClientConnectedAccountActions;
 const PROJECT_ACTIONS = "listOwnedProjects createProject";
 export const clientProjectActions = (): ClientProjectActions => missing(PROJECT_ACTIONS) as unknown as ClientProjectActions;
+
+// What `<auth-app hosted-pages>` makes its app with (elements/app.ts); `init` checks `hostedPages` itself (init.ts).
+export const createClientAppWithHostedPages = (): ClientApp => {
+  throw new Error("hosted-pages needs the full bundle, latchkey.iife.js");
+};
 
 export const requestTokenStore = (): TokenStore => {
   throw new Error("A request's token store is for servers: use @latchkey/core there");

@@ -111,4 +111,35 @@ describe("the script-tag bundle", () => {
     expect(Object.keys(library).sort()).to.deep.equal(["WebAuthnError", "startAuthentication", "startRegistration"]);
     expect(library.startAuthentication).to.be.a("function");
   });
+
+  it("links the sign-in form to the server's hosted handler pages with <auth-app hosted-pages>, as init({ hostedPages: true }) does, and to the app's own routes without it", async () => {
+    await window.Latchkey!.setLocale("en");
+    const project = await createProject({ configOverride: { "auth.allowSignUp": true } });
+    const attributes = `project-id="${project.projectId}" publishable-client-key="${project.publishableClientKey}" base-url="${project.baseUrl}"`;
+    document.body.innerHTML = `
+      <auth-app id="hosted" ${attributes} hosted-pages><auth-sign-in></auth-sign-in></auth-app>
+      <auth-app id="own" ${attributes}><auth-sign-in></auth-sign-in></auth-app>`;
+    /** The sign-in form's "Sign up" and "Forgot password?" links, text → where they lead. */
+    const links = (selector: string) =>
+      until(
+        () => {
+          const found = [...document.querySelectorAll<HTMLAnchorElement>(`${selector} a[part=link]`)];
+          return found.length === 2 ? Object.fromEntries(found.map((a) => [a.textContent, a.href])) : undefined;
+        },
+        10_000,
+        () => `the links of ${selector} in ${document.body.innerHTML}`,
+      );
+
+    const hosted = `${project.baseUrl}/projects/${project.projectId}/handler`;
+    expect(await links("#hosted auth-sign-in")).to.deep.equal({ "Forgot password?": `${hosted}/forgot-password`, "Sign up": `${hosted}/sign-up` });
+    expect(await links("#own auth-sign-in")).to.deep.equal({ "Forgot password?": `${location.origin}/handler/forgot-password`, "Sign up": `${location.origin}/handler/sign-up` });
+    // The page's default app made by init with hostedPages: the same links as the attribute's.
+    window.Latchkey!.init({ projectId: project.projectId, publishableClientKey: project.publishableClientKey, baseUrl: project.baseUrl, tokenStore: "memory", hostedPages: true });
+    document.body.insertAdjacentHTML("beforeend", `<auth-sign-in id="default"></auth-sign-in>`);
+    expect(await links("#default")).to.deep.equal(await links("#hosted auth-sign-in"));
+
+    // Taking the attribute away gives the app's own routes back.
+    document.getElementById("hosted")!.removeAttribute("hosted-pages");
+    await until(() => document.querySelector<HTMLAnchorElement>("#hosted a[part=link]")?.href === `${location.origin}/handler/forgot-password`, 10_000, () => document.body.innerHTML);
+  });
 });
