@@ -4,14 +4,20 @@
 //
 // Each render runs in a V8 isolate (isolated-vm) holding only the language's globals plus the library bundle:
 // no require, process, fetch, file system, network or timers. Limits per render: 64 MB of heap for the isolate
-// and 1 s of execution. An isolate serves one project: renders that name a projectId reuse that project's warm
+// and 1 s of CPU time, so a busy machine that makes a render slow does not fail it, with a wall-clock backstop
+// for a render that waits on something that never comes. An isolate serves one project: renders that name a projectId reuse that project's warm
 // isolate (the first costs ~0.4–1.4 s to load the libraries; later ones ~5 ms), renders without one get a fresh
 // isolate that is disposed afterwards. Projects never share an isolate.
 import ivm from "isolated-vm";
 import { buildSandboxLibrary } from "./sandbox-library.mjs";
 
 const MEMORY_LIMIT_MB = 64;
-const RENDER_TIMEOUT_MS = 1000;
+const RENDER_CPU_LIMIT_MS = 1000;
+const RENDER_WALL_LIMIT_MS = 20_000;
+/** How often a render's CPU time is checked against its limit. */
+const CPU_CHECK_INTERVAL_MS = 20;
+const OVER_CPU_MESSAGE = `the render ran longer than ${RENDER_CPU_LIMIT_MS / 1000} s`;
+const OVER_WALL_MESSAGE = `the render did not finish within ${RENDER_WALL_LIMIT_MS / 1000} s`;
 /** Loading the libraries into a new isolate; not counted in the render's own 1 s. */
 const LOAD_TIMEOUT_MS = 20_000;
 const MAX_WARM_ISOLATES = Math.max(1, Number(/^\d+$/.test(process.env.LATCHKEY_EMAIL_SANDBOX_WARM ?? "") ? process.env.LATCHKEY_EMAIL_SANDBOX_WARM : 8));
@@ -95,19 +101,41 @@ function release(record) {
 }
 
 async function runInSandbox(sandbox, requestJson) {
-  let timer;
+  const { isolate } = sandbox;
+  // isolated-vm's `cpuTime` counts the time the isolate's thread is inside the isolate, descheduled or not, and
+  // this process's CPU usage counts every thread of it (other renders too). A render has used its CPU time when
+  // both say so: a runaway template does, a render merely slowed down by a loaded machine does not. (Renders
+  // running at once share the process's figure: one is stopped early only if it also spent a second inside.)
+  const limitNs = BigInt(RENDER_CPU_LIMIT_MS) * 1_000_000n;
+  const insideAtStart = isolate.cpuTime;
+  const processAtStart = process.cpuUsage();
+  let overCpu = false;
+  // The isolate runs on its own thread, so this process's timers keep firing during the render. Over the CPU
+  // limit, the isolate is disposed: the only way to stop it from outside (it then leaves the pool).
+  const cpuWatch = setInterval(() => {
+    if (isolate.isDisposed || isolate.cpuTime - insideAtStart <= limitNs) return;
+    const used = process.cpuUsage(processAtStart);
+    if ((used.user + used.system) / 1000 > RENDER_CPU_LIMIT_MS) {
+      overCpu = true;
+      isolate.dispose();
+    }
+  }, CPU_CHECK_INTERVAL_MS);
+  let wallTimer;
   const overtime = new Promise((_, reject) => {
     // The isolate's own timeout stops synchronous code; this one also catches a render that awaits forever.
-    timer = setTimeout(() => reject(new RenderLimitError(`the render ran longer than ${RENDER_TIMEOUT_MS / 1000} s`)), RENDER_TIMEOUT_MS + 50);
+    wallTimer = setTimeout(() => reject(new RenderLimitError(OVER_WALL_MESSAGE)), RENDER_WALL_LIMIT_MS + 50);
   });
   try {
     const json = await Promise.race([
-      sandbox.render.apply(undefined, [requestJson], { timeout: RENDER_TIMEOUT_MS, result: { promise: true, copy: true } }),
+      sandbox.render.apply(undefined, [requestJson], { timeout: RENDER_WALL_LIMIT_MS, result: { promise: true, copy: true } }),
       overtime,
     ]);
     return JSON.parse(json);
+  } catch (error) {
+    throw overCpu ? new RenderLimitError(OVER_CPU_MESSAGE) : error;
   } finally {
-    clearTimeout(timer);
+    clearInterval(cpuWatch);
+    clearTimeout(wallTimer);
   }
 }
 
@@ -117,7 +145,7 @@ function describe(error, isolate) {
   if (/memory limit/i.test(message) || (isolate.isDisposed && !/timed out/i.test(message))) {
     return `the render used more than ${MEMORY_LIMIT_MB} MB of memory`;
   }
-  if (/timed out/i.test(message)) return `the render ran longer than ${RENDER_TIMEOUT_MS / 1000} s`;
+  if (/timed out/i.test(message)) return OVER_WALL_MESSAGE;
   const name = typeof error?.name === "string" && error.name !== "Error" ? `${error.name}: ` : "";
   return name + message;
 }
