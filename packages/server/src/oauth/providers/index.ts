@@ -23,7 +23,7 @@ export function providerDefaultScopes(type: OAuthProviderId): readonly string[] 
 /** The configuration openid-client works with, for a provider's fixed endpoints. */
 export function providerConfiguration(type: OAuthProviderId, settings: StandardSettings): openid.Configuration {
   const provider = PROVIDERS[type];
-  const auth = provider.clientAuth === "client_secret_basic" ? openid.ClientSecretBasic(settings.clientSecret) : openid.ClientSecretPost(settings.clientSecret);
+  const auth = provider.clientAuth === "client_secret_basic" ? clientSecretBasic(settings.clientSecret) : openid.ClientSecretPost(settings.clientSecret);
   const config = new openid.Configuration(
     { issuer: provider.issuer(settings), authorization_endpoint: provider.authorizationEndpoint(settings), token_endpoint: provider.tokenEndpoint(settings) },
     settings.clientId,
@@ -32,6 +32,19 @@ export function providerConfiguration(type: OAuthProviderId, settings: StandardS
   );
   if (provider.tokenAnswerFix) fixTokenAnswers(config, provider.tokenAnswerFix);
   return config;
+}
+
+/**
+ * HTTP Basic client authentication as X, Spotify and Bitbucket document it: base64 of `id:secret`. RFC 6749
+ * §2.3.1 has both form-encoded first, and openid-client's ClientSecretBasic escapes even `-`, `_` and `.`,
+ * which a provider comparing the credentials without decoding them (X's documentation shows them raw; its
+ * secrets hold `-` and `_`) does not recognise. encodeURIComponent leaves those as they are, and escapes
+ * only what a decoding server reads back the same.
+ */
+function clientSecretBasic(clientSecret: string): openid.ClientAuth {
+  return (_as, client, _body, headers) => {
+    headers.set("authorization", `Basic ${btoa(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(clientSecret)}`)}`);
+  };
 }
 
 function standardClient(type: OAuthProviderId, settings: StandardSettings): InnerOAuthClient {
