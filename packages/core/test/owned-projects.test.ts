@@ -1,8 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { describe, expect, it } from "vitest";
-import { WELL_KNOWN_DEV_KEYS } from "../../server/src/env.js";
-import { createClientApp } from "../src/apps/client-app.js";
-import { APP_ORIGIN, PASSWORD, clientAppFor, createTestProject, email, useLiveServer } from "./support/live-server.js";
+import { PASSWORD, clientAppFor, createTestProject, dashboardAppFor, email, signedUpOwner, useLiveServer } from "./support/live-server.js";
 
 /**
  * The dashboard's Projects page through the client app: a person signs up on the `internal` project (as the
@@ -10,28 +8,9 @@ import { APP_ORIGIN, PASSWORD, clientAppFor, createTestProject, email, useLiveSe
  */
 const { server } = useLiveServer();
 
-function dashboardApp() {
-  return createClientApp({
-    projectId: "internal",
-    publishableClientKey: WELL_KNOWN_DEV_KEYS.publishableClientKey,
-    baseUrl: server().url,
-    tokenStore: "memory",
-    currentUrl: () => `${APP_ORIGIN}/dashboard/`,
-    navigate: () => {},
-  });
-}
-
-async function signedUpOwner() {
-  const app = dashboardApp();
-  await app.signUpWithCredential({ email: email(), password: PASSWORD, noRedirect: true });
-  const user = await app.getUser();
-  if (!user?.selectedTeamId) throw new Error("an internal-project user gets a personal team, selected, on sign-up");
-  return { app, teamId: user.selectedTeamId };
-}
-
 describe("owned projects", () => {
   it("starts with none, then lists the projects the owner creates, oldest first", async () => {
-    const { app, teamId } = await signedUpOwner();
+    const { app, teamId } = await signedUpOwner(server());
     expect(await app.listOwnedProjects()).toEqual([]);
 
     const first = await app.createProject({ displayName: "Shop", description: "The web shop", ownerTeamId: teamId });
@@ -47,16 +26,16 @@ describe("owned projects", () => {
   });
 
   it("shows one owner none of another owner's projects", async () => {
-    const alice = await signedUpOwner();
+    const alice = await signedUpOwner(server());
     await alice.app.createProject({ displayName: "Alice's app", ownerTeamId: alice.teamId });
-    const bob = await signedUpOwner();
+    const bob = await signedUpOwner(server());
     expect(await bob.app.listOwnedProjects()).toEqual([]);
     // Nor may Bob create one in Alice's team.
     await expect(bob.app.createProject({ displayName: "Sneaky", ownerTeamId: alice.teamId })).rejects.toBeInstanceOf(KnownErrors.TeamMembershipNotFound);
   });
 
   it("refuses a signed-out person and another project's users with the protocol's errors", async () => {
-    await expect(dashboardApp().listOwnedProjects()).rejects.toBeInstanceOf(KnownErrors.UserAuthenticationRequired);
+    await expect(dashboardAppFor(server()).listOwnedProjects()).rejects.toBeInstanceOf(KnownErrors.UserAuthenticationRequired);
 
     const project = await createTestProject(server());
     const { app } = clientAppFor(server(), project);

@@ -1,9 +1,7 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { describe, expect, it } from "vitest";
-import { WELL_KNOWN_DEV_KEYS } from "../../server/src/env.js";
 import { createAdminApp } from "../src/apps/admin-app.js";
-import { createClientApp } from "../src/apps/client-app.js";
-import { APP_ORIGIN, PASSWORD, email, useLiveServer } from "./support/live-server.js";
+import { signedUpOwner, useLiveServer } from "./support/live-server.js";
 
 /**
  * The dashboard's project Settings through the apps: an owner (a user of the `internal` project) moves a
@@ -11,35 +9,20 @@ import { APP_ORIGIN, PASSWORD, email, useLiveServer } from "./support/live-serve
  */
 const { server } = useLiveServer();
 
-async function signedUpOwner() {
-  const app = createClientApp({
-    projectId: "internal",
-    publishableClientKey: WELL_KNOWN_DEV_KEYS.publishableClientKey,
-    baseUrl: server().url,
-    tokenStore: "memory",
-    currentUrl: () => `${APP_ORIGIN}/dashboard/`,
-    navigate: () => {},
-  });
-  await app.signUpWithCredential({ email: email(), password: PASSWORD, noRedirect: true });
-  const user = await app.getUser();
-  if (!user?.selectedTeamId) throw new Error("an internal-project user gets a personal team, selected, on sign-up");
-  return { app, teamId: user.selectedTeamId };
-}
-
 /** The admin app of a project acting as the signed-in owner, as the dashboard makes it. */
 const ownerAdminApp = (owner: Awaited<ReturnType<typeof signedUpOwner>>, projectId: string) =>
   createAdminApp({ projectId, baseUrl: server().url, projectOwnerSession: owner.app.session, tokenStore: "memory" });
 
 describe("a project's transfer and deletion", () => {
   it("moves a project to another of the owner's teams, and refuses a team they are not in", async () => {
-    const owner = await signedUpOwner();
+    const owner = await signedUpOwner(server());
     const project = await owner.app.createProject({ displayName: "Moving", ownerTeamId: owner.teamId });
     const other = await owner.app.createTeam({ displayName: "Agency" });
 
     await ownerAdminApp(owner, project.id).transferProject(other.id);
     expect((await owner.app.listOwnedProjects()).map((p) => [p.id, p.ownerTeamId])).toEqual([[project.id, other.id]]);
 
-    const stranger = await signedUpOwner();
+    const stranger = await signedUpOwner(server());
     await expect(ownerAdminApp(owner, project.id).transferProject(stranger.teamId)).rejects.toBeInstanceOf(KnownErrors.TeamMembershipNotFound);
     // Nor may a stranger take it: they administer nothing of it.
     await expect(ownerAdminApp(stranger, project.id).transferProject(stranger.teamId)).rejects.toThrow();
@@ -47,7 +30,7 @@ describe("a project's transfer and deletion", () => {
   });
 
   it("deletes the project: it leaves the owner's list and the admin app is refused from then on", async () => {
-    const owner = await signedUpOwner();
+    const owner = await signedUpOwner(server());
     const project = await owner.app.createProject({ displayName: "Doomed", ownerTeamId: owner.teamId });
     const admin = ownerAdminApp(owner, project.id);
     expect((await admin.getAdminProject()).displayName).toBe("Doomed");

@@ -20,6 +20,12 @@ export function useProjectAdmin(projectId: string): AdminApp {
 export const projectKey = (projectId: string) => ["project", projectId] as const;
 
 /**
+ * The admin view of the project (its name and config), as the project layout reads it for the heading: the
+ * pages that show or change the config use the same key, so a saved change shows everywhere at once.
+ */
+export const adminProjectKey = (projectId: string) => [...projectKey(projectId), "project"] as const;
+
+/**
  * The `$projectId` of the current project route. Read loosely (not typed from the route tree), so the lazily
  * loaded pages do not import the router that imports them.
  */

@@ -22,13 +22,3 @@ export const projectCreateForm = z.object({
 
 export type ProjectCreateInput = z.input<typeof projectCreateForm>;
 export type ProjectCreateValues = z.output<typeof projectCreateForm>;
-
-/** Each field's first problem, by field name; empty when the form is valid. */
-export function formErrors(error: z.ZodError<ProjectCreateValues>): Partial<Record<keyof ProjectCreateInput, string>> {
-  const errors: Partial<Record<keyof ProjectCreateInput, string>> = {};
-  for (const issue of error.issues) {
-    const field = issue.path[0] as keyof ProjectCreateInput;
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}

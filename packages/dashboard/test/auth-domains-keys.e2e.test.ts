@@ -1,7 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { createKeySet } from "../../server/src/services/api-keys.js";
-import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
+import { expectAccessibleAndNarrow, expectNoAxeViolations, openSection, ownerWithProject, testKeys, useDashboardHarness } from "./support/dashboard-e2e.js";
 
 /**
  * The Authentication, Domains and Keys pages (issue 20) as an owner uses them, each change checked where it
@@ -18,7 +17,7 @@ function api(projectId: string, access: "server" | "admin", key: string) {
 
 /** An admin key for the test's own checks, made on the server's side (not through the page under test). */
 async function adminApi(projectId: string) {
-  const keys = await createKeySet(harness.server.db, projectId, { description: "test checks", expiresAt: null, kinds: ["superSecretAdminKey"] });
+  const keys = await testKeys(harness.server, projectId, "test checks");
   return api(projectId, "admin", keys.super_secret_admin_key!);
 }
 
@@ -45,18 +44,6 @@ async function storedOverride(projectId: string): Promise<string> {
 async function emulateScheme(page: Page, colorScheme: "light" | "dark") {
   await page.emulateMedia({ colorScheme });
   await page.waitForFunction((scheme) => [...document.querySelectorAll<HTMLElement>(".config-editor")].every((editor) => editor.dataset.scheme === scheme), colorScheme);
-}
-
-/** axe in light and dark, and no horizontal overflow at 360 px, on the page as it is now. */
-async function expectAccessibleAndNarrow(page: Page) {
-  await expectNoAxeViolations(page);
-  await emulateScheme(page, "dark");
-  await expectNoAxeViolations(page);
-  await emulateScheme(page, "light");
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 360, height: 740 });
-  expect(await horizontalOverflow(page)).toBe(0);
-  await page.setViewportSize(size);
 }
 
 /** Replaces the CodeMirror editor's text as a person would: select all, type. */
@@ -139,7 +126,7 @@ describe("the Authentication page", () => {
     await githubAgain.getByTestId("github-status").getByText("Off").waitFor();
     expect((await projectConfig(adminGet)).oauth_providers).toEqual([expect.objectContaining({ id: "google", type: "shared" })]);
 
-    await expectAccessibleAndNarrow(page);
+    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
   });
 });
 
@@ -172,7 +159,7 @@ describe("the Domains page", () => {
 
     await page.reload();
     await page.getByRole("list", { name: "Trusted domains" }).getByText("https://app.example.com").waitFor();
-    await expectAccessibleAndNarrow(page);
+    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
 
     // Removing asks first; cancelling keeps the domain.
     await page.getByRole("button", { name: "Remove https://app.example.com" }).click();
@@ -213,7 +200,7 @@ describe("the Keys page", () => {
     expect(secretServerKey.length).toBeGreaterThan(20);
     await once.getByRole("button", { name: "Copy the secret server key" }).waitFor();
     expect(await once.getByTestId("new-superSecretAdminKey").count()).toBe(0);
-    await expectAccessibleAndNarrow(page);
+    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
 
     // The shown secret server key is a working key of this project.
     const serverGet = api(projectId, "server", secretServerKey);
@@ -263,7 +250,7 @@ describe("the Keys page", () => {
     const config = await projectConfig(adminGet);
     expect(config.passkey_enabled).toBe(true);
     expect(config.sign_up_enabled).toBe(false);
-    await expectAccessibleAndNarrow(page);
+    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
 
     // The current configuration shows the change after a reload, and the Authentication page agrees.
     await page.reload();

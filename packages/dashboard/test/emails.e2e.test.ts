@@ -1,16 +1,15 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAdminApp, createClientApp } from "../../core/src/index.js";
+import { createClientApp } from "../../core/src/index.js";
 import { freePort } from "../../server/test/support/ports.js";
 import { startSmtpCapture, type SmtpCapture } from "../../server/test/support/smtp-capture.js";
 import {
-  OWNER_PASSWORD,
   expectNoAxeViolations,
   horizontalOverflow,
   openSection,
+  ownerAdmin,
   ownerWithProject,
   useDashboardHarness,
-  type DashboardHarness,
 } from "./support/dashboard-e2e.js";
 
 /**
@@ -29,20 +28,6 @@ afterAll(async () => {
 
 const EMAIL_VERIFICATION_TEMPLATE_ID = "e7d009ce-8d47-4528-b245-5bf119f2ffa3";
 const reader = () => `reader-${crypto.randomUUID().slice(0, 8)}@example.com`;
-
-/** The project's admin app as its owner (signed in like the dashboard), to check what reached the server. */
-async function ownerAdmin(server: DashboardHarness["server"], email: string, projectId: string) {
-  const owner = createClientApp({
-    projectId: "internal",
-    publishableClientKey: server.env.seedKeys.publishableClientKey!,
-    baseUrl: server.url,
-    tokenStore: "memory",
-    currentUrl: () => `${server.url}/dashboard/`,
-    navigate: () => {},
-  });
-  await owner.signInWithCredential({ email, password: OWNER_PASSWORD });
-  return createAdminApp({ projectId, projectOwnerSession: owner.session, baseUrl: server.url, tokenStore: "memory" });
-}
 
 type OwnerAdmin = Awaited<ReturnType<typeof ownerAdmin>>;
 

@@ -1,7 +1,16 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { createAdminApp, createClientApp } from "../../core/src/index.js";
-import { OWNER_PASSWORD, expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
+import { createClientApp } from "../../core/src/index.js";
+import {
+  OWNER_PASSWORD,
+  expectNoAxeViolations,
+  horizontalOverflow,
+  openSection,
+  ownerAdmin,
+  ownerClientApp,
+  ownerWithProject,
+  useDashboardHarness,
+} from "./support/dashboard-e2e.js";
 
 /**
  * A project's Overview and Settings as its owner meets them (issue 20): the figures of users made through the
@@ -10,26 +19,10 @@ import { OWNER_PASSWORD, expectNoAxeViolations, horizontalOverflow, openSection,
  */
 const harness = useDashboardHarness({ LATCHKEY_TRUSTED_PROXIES: "127.0.0.1" });
 
-/** The owner signed in through the API (the dashboard's own project), as a second device would be. */
-async function ownerApi(email: string) {
-  const { server } = harness;
-  const app = createClientApp({
-    projectId: "internal",
-    publishableClientKey: server.env.seedKeys.publishableClientKey!,
-    baseUrl: server.url,
-    tokenStore: "memory",
-    currentUrl: () => `${server.url}/dashboard/`,
-    navigate: () => {},
-  });
-  await app.signInWithCredential({ email, password: OWNER_PASSWORD, noRedirect: true });
-  return app;
-}
-
 /** Two users of the project, made by its owner: Ada (password), who then signs in from Germany, and Grace. */
 async function createUsers(email: string, projectId: string) {
   const { server } = harness;
-  const owner = await ownerApi(email);
-  const admin = createAdminApp({ projectId, baseUrl: server.url, projectOwnerSession: owner.session, tokenStore: "memory" });
+  const admin = await ownerAdmin(server, email, projectId);
   const ada = await admin.createUser({
     primaryEmail: `ada-${crypto.randomUUID().slice(0, 8)}@example.com`,
     primaryEmailAuthEnabled: true,
@@ -160,7 +153,7 @@ describe("a project's Settings", () => {
 
   it("transfers the project to another of the owner's teams", async () => {
     const { page, email, projectId } = await ownerWithProject(harness);
-    const owner = await ownerApi(email);
+    const owner = await ownerClientApp(harness.server, email);
     const agency = await owner.createTeam({ displayName: "Agency" });
     await openSection(page, "Settings");
     await page.getByText("Owned by").waitFor();
@@ -194,14 +187,14 @@ describe("a project's Settings", () => {
     // Cancelling keeps the project.
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await dialog.waitFor({ state: "hidden" });
-    expect((await (await ownerApi(email)).listOwnedProjects()).length).toBe(1);
+    expect((await (await ownerClientApp(harness.server, email)).listOwnedProjects()).length).toBe(1);
 
     await page.getByRole("button", { name: "Delete project" }).click();
     await dialog.getByLabel(/Type .* to confirm/).fill(name);
     await confirm.click();
     await page.waitForURL((url) => url.pathname === "/dashboard/projects");
     await page.getByText("No projects yet.").waitFor();
-    expect(await (await ownerApi(email)).listOwnedProjects()).toEqual([]);
+    expect(await (await ownerClientApp(harness.server, email)).listOwnedProjects()).toEqual([]);
   });
 
   it("fits a 360 px wide screen", async () => {
@@ -219,7 +212,7 @@ for (const colorScheme of ["light", "dark"] as const) {
   it(`passes axe on the Overview with data and on Settings in ${colorScheme} mode`, async () => {
     const { page, email } = await overviewWithUsers({ colorScheme });
     await expectNoAxeViolations(page);
-    await (await ownerApi(email)).createTeam({ displayName: "Second team" });
+    await (await ownerClientApp(harness.server, email)).createTeam({ displayName: "Second team" });
     await openSection(page, "Settings");
     await page.getByLabel("New owner team").waitFor();
     await expectNoAxeViolations(page);

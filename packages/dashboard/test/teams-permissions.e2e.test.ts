@@ -1,8 +1,6 @@
-import { createAdminApp } from "@latchkey/core";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { createKeySet } from "../../server/src/services/api-keys.js";
-import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
+import { expectAccessibleAndNarrow, keyAdmin, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
 
 /**
  * The Teams, Team and Permissions pages (issue 20) as an owner uses them, against the real server: a team is
@@ -12,30 +10,12 @@ import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProjec
  */
 const harness = useDashboardHarness();
 
-/** An admin app of the owner's project, with a key made for the test, to set up users and check what reached the server. */
-async function apiAdmin(projectId: string) {
-  const keys = await createKeySet(harness.server.db, projectId, { description: "teams e2e", expiresAt: null, kinds: ["superSecretAdminKey"] });
-  return createAdminApp({ projectId, baseUrl: harness.server.url, tokenStore: "memory", superSecretAdminKey: keys.super_secret_admin_key! });
-}
-
 const card = (page: Page, title: string) => page.getByRole("region", { name: title, exact: true });
-
-/** axe in light and dark mode on the page as it is now, and no horizontal overflow at 360 px. */
-async function checkAccessibleAndNarrow(page: Page) {
-  await expectNoAxeViolations(page);
-  await page.emulateMedia({ colorScheme: "dark" });
-  await expectNoAxeViolations(page);
-  await page.emulateMedia({ colorScheme: "light" });
-  const viewport = page.viewportSize()!;
-  await page.setViewportSize({ width: 360, height: 740 });
-  await expect.poll(() => horizontalOverflow(page)).toBe(0);
-  await page.setViewportSize(viewport);
-}
 
 describe("the Teams and Team pages", () => {
   it("creates a team, adds a member, grants and revokes their permission, removes them and deletes the team", async () => {
     const { page, projectId } = await ownerWithProject(harness);
-    const admin = await apiAdmin(projectId);
+    const admin = await keyAdmin(harness.server, projectId, "teams e2e");
     const member = await admin.createUser({ primaryEmail: `mia-${crypto.randomUUID().slice(0, 8)}@example.com`, displayName: "Mia Member" });
 
     await openSection(page, "Teams");
@@ -68,7 +48,7 @@ describe("the Teams and Team pages", () => {
     await page.getByText("No team matches this search.").waitFor();
     await page.getByLabel("Search teams").fill("SUPPORT");
     await page.getByText("1 of 1 team matches the search.").waitFor();
-    await checkAccessibleAndNarrow(page);
+    await expectAccessibleAndNarrow(page);
     await table.getByRole("link", { name: "Support crew" }).click();
 
     // A member is found by part of their email and added.
@@ -108,7 +88,7 @@ describe("the Teams and Team pages", () => {
     await metadata.getByText("Metadata saved.").waitFor();
     expect((await admin.getServerTeam(team!.id)).serverMetadata).toEqual({ plan: "pro" });
 
-    await checkAccessibleAndNarrow(page);
+    await expectAccessibleAndNarrow(page);
 
     // Revoking the invitation asks first, and its link stops working.
     await invitations.getByRole("button", { name: "Revoke the invitation of invited@example.com" }).click();
@@ -159,7 +139,7 @@ describe("the Teams and Team pages", () => {
 describe("the Permissions page", () => {
   it("creates a permission containing another, draws the edge, makes it a member default, edits and deletes permissions", async () => {
     const { page, projectId } = await ownerWithProject(harness);
-    const admin = await apiAdmin(projectId);
+    const admin = await keyAdmin(harness.server, projectId, "teams e2e");
     await openSection(page, "Permissions");
     const team = card(page, "Team permissions");
     const cell = (text: string) => page.getByRole("cell", { name: text, exact: true });
@@ -186,7 +166,7 @@ describe("the Permissions page", () => {
     const graph = team.getByRole("img", { name: "How the team permissions contain each other" });
     await graph.locator('[data-edge="edit_reports contains read_reports"]').waitFor({ state: "attached" });
     await graph.locator("text", { hasText: "edit_reports" }).waitFor();
-    await team.locator(".teams-visually-hidden", { hasText: "edit_reports contains read_reports." }).waitFor({ state: "attached" });
+    await team.locator(".dashboard-visually-hidden", { hasText: "edit_reports contains read_reports." }).waitFor({ state: "attached" });
     expect(await admin.listPermissionDefinitions("team")).toContainEqual({
       id: "edit_reports",
       description: null,
@@ -219,7 +199,7 @@ describe("the Permissions page", () => {
     await projectForm.getByRole("button", { name: "Create permission" }).click();
     await projectCard.getByRole("table").getByRole("cell", { name: "billing", exact: true }).waitFor();
 
-    await checkAccessibleAndNarrow(page);
+    await expectAccessibleAndNarrow(page);
 
     await projectCard.getByRole("button", { name: "Delete billing" }).click();
     await page.getByRole("dialog", { name: "Delete billing?" }).getByRole("button", { name: "Delete permission" }).click();

@@ -1,9 +1,7 @@
-import { createAdminApp } from "@latchkey/core";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { createKeySet } from "../../server/src/services/api-keys.js";
 import { USERS_PAGE_SIZE } from "../src/pages/project/users/page-size.js";
-import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
+import { expectNoAxeViolations, horizontalOverflow, keyAdmin, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
 
 /**
  * The Users and User pages (issue 20) as an owner uses them, against the real server: creating, searching and
@@ -11,13 +9,6 @@ import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProjec
  * deleting. What the pages claim is checked through the API with keys made for the test.
  */
 const harness = useDashboardHarness();
-
-/** An admin app of the owner's project, with a key made for the test, to set up users and check what reached the server. */
-async function apiAdmin(projectId: string) {
-  const keys = await createKeySet(harness.server.db, projectId, { description: "users e2e", expiresAt: null, kinds: ["superSecretAdminKey"] });
-  const adminKey = keys.super_secret_admin_key!;
-  return Object.assign(createAdminApp({ projectId, baseUrl: harness.server.url, tokenStore: "memory", superSecretAdminKey: adminKey }), { adminKey });
-}
 
 /** The id of the user whose session a refresh token belongs to, as the API tells it (null if the token does not work). */
 async function userOfRefreshToken(projectId: string, adminKey: string, refreshToken: string): Promise<string | null> {
@@ -57,7 +48,7 @@ async function openUser(page: Page, name: string) {
 describe("the Users page", () => {
   it("creates a user with the form, pages through more users than fit a page, and finds one by search", async () => {
     const { page, projectId } = await ownerWithProject(harness);
-    const admin = await apiAdmin(projectId);
+    const admin = await keyAdmin(harness.server, projectId, "users e2e");
     // One page full of earlier sign-ups; the form's user is the one more that makes a second page.
     const earlier: string[] = [];
     for (let i = 0; i < USERS_PAGE_SIZE; i++) {
@@ -126,7 +117,7 @@ describe("the Users page", () => {
 describe("a user's page", () => {
   it("edits the name and metadata, marks the email verified, revokes a session, impersonates and deletes the user", async () => {
     const { page, projectId } = await ownerWithProject(harness);
-    const admin = await apiAdmin(projectId);
+    const admin = await keyAdmin(harness.server, projectId, "users e2e");
     const user = await admin.createUser({ displayName: "Ada Lovelace", primaryEmail: "ada@example.com", primaryEmailAuthEnabled: true });
     await admin.createSession({ userId: user.id });
     await admin.createPermissionDefinition("project", { id: "read_reports", description: "Read the reports" });
@@ -219,7 +210,7 @@ describe("a user's page", () => {
 
 /** A user with something in every card, so axe and the phone layout see the pages filled. */
 async function filledUser(projectId: string) {
-  const admin = await apiAdmin(projectId);
+  const admin = await keyAdmin(harness.server, projectId, "users e2e");
   const user = await admin.createUser({
     displayName: "Grace Hopper",
     primaryEmail: "grace.brewster.murray.hopper@a-rather-long-domain-name.example.com",

@@ -1,10 +1,8 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { createAdminApp, createServerApp } from "@latchkey/core";
 import type { Locator, Page } from "playwright-core";
-import { Webhook } from "svix";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKeySet } from "../../server/src/services/api-keys.js";
-import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
+import { describe, expect, it } from "vitest";
+import { useWebhookReceiver, verifyDelivery } from "../../core/test/support/webhook-receiver.js";
+import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProject, testKeys, useDashboardHarness } from "./support/dashboard-e2e.js";
 
 /**
  * The project's Webhooks page (issue 20) against a real receiver: a node:http server on 127.0.0.1 (dev mode,
@@ -13,51 +11,12 @@ import { expectNoAxeViolations, horizontalOverflow, openSection, ownerWithProjec
  */
 const harness = useDashboardHarness();
 
-interface Received {
-  path: string;
-  body: string;
-  headers: IncomingHttpHeaders;
-}
-let receiver: Server;
-let receiverUrl: string;
-const received: Received[] = [];
-const failingPaths = new Set<string>();
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    let body = "";
-    request.setEncoding("utf8");
-    request.on("data", (chunk: string) => (body += chunk));
-    request.on("end", () => {
-      const path = request.url ?? "";
-      received.push({ path, body, headers: request.headers });
-      if (failingPaths.has(path)) response.writeHead(500).end("receiver is down");
-      else response.writeHead(200).end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
-
-/** The requests that reached `path`, once there are at least `count` (fails after 20 s). */
-async function deliveriesTo(path: string, count: number): Promise<Received[]> {
-  const deadline = Date.now() + 20_000;
-  while (received.filter((r) => r.path === path).length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  const deliveries = received.filter((r) => r.path === path);
-  expect(deliveries.length, `deliveries to ${path}`).toBeGreaterThanOrEqual(count);
-  return deliveries;
-}
-
-const verify = (delivery: Received, secret: string) =>
-  new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>) as { type: string; data: Record<string, unknown> };
+const receiver = useWebhookReceiver();
+const { deliveriesTo, failingPaths, received } = receiver;
 
 /** Server and admin apps of the owner's project, with keys made for the test, to check what reached the server. */
 async function apiApps(projectId: string) {
-  const keys = await createKeySet(harness.server.db, projectId, {
-    description: "webhooks e2e",
-    expiresAt: null,
-    kinds: ["secretServerKey", "superSecretAdminKey"],
-  });
+  const keys = await testKeys(harness.server, projectId, "webhooks e2e", ["secretServerKey", "superSecretAdminKey"]);
   const common = {
     projectId,
     baseUrl: harness.server.url,
@@ -122,7 +81,7 @@ describe("the Webhooks page", () => {
     await page.getByText("Enter a full http:// or https:// URL").waitFor();
     expect(await api.admin.listWebhookEndpoints()).toEqual([]);
 
-    const url = `${receiverUrl}/hooks/app`;
+    const url = `${receiver.url}/hooks/app`;
     await addEndpoint(page, url, {
       description: "Our app",
       eventTypes: ["user.created"],
@@ -147,7 +106,7 @@ describe("the Webhooks page", () => {
     await page.getByText("No deliveries yet.").waitFor();
     await sendTestEvent(page, "team.created");
     const [example] = await deliveriesTo("/hooks/app", 1);
-    expect(verify(example!, secret)).toMatchObject({
+    expect(verifyDelivery(example!, secret)).toMatchObject({
       type: "team.created",
       data: { display_name: expect.any(String) },
     });
@@ -167,7 +126,7 @@ describe("the Webhooks page", () => {
       displayName: "Hooked on webhooks",
     });
     const [, real] = await deliveriesTo("/hooks/app", 2);
-    expect(verify(real!, secret)).toMatchObject({
+    expect(verifyDelivery(real!, secret)).toMatchObject({
       type: "user.created",
       data: { id: user.id, display_name: "Hooked on webhooks" },
     });
@@ -224,7 +183,7 @@ describe("the Webhooks page", () => {
     const api = await apiApps(projectId);
     await openSection(page, "Webhooks");
     failingPaths.add("/hooks/failing");
-    const url = `${receiverUrl}/hooks/failing`;
+    const url = `${receiver.url}/hooks/failing`;
     await addEndpoint(page, url);
     await page.getByRole("button", { name: "Reveal secret" }).click();
     const secret = await page.getByLabel("Secret value").inputValue();
@@ -244,7 +203,7 @@ describe("the Webhooks page", () => {
     const before = received.filter((r) => r.path === "/hooks/failing").length;
     await failing.getByRole("button", { name: "Resend" }).click();
     const resent = (await deliveriesTo("/hooks/failing", before + 1)).at(-1)!;
-    expect(verify(resent, secret)).toMatchObject({ type: "user.created" });
+    expect(verifyDelivery(resent, secret)).toMatchObject({ type: "user.created" });
     await failing.locator("summary").getByText("Succeeded", { exact: true }).waitFor();
     await attempts.getByRole("cell", { name: "200", exact: true }).waitFor();
     expect(await failing.getByRole("button", { name: "Resend" }).count()).toBe(0);
@@ -283,7 +242,7 @@ describe("the Webhooks page", () => {
 
   for (const colorScheme of ["light", "dark"] as const) {
     it(`passes axe in ${colorScheme} mode on the endpoint list, an endpoint with its deliveries, and its dialogs`, async () => {
-      const page = await endpointWithDelivery({ colorScheme }, `${receiverUrl}/hooks/axe-${colorScheme}`);
+      const page = await endpointWithDelivery({ colorScheme }, `${receiver.url}/hooks/axe-${colorScheme}`);
       await expectNoAxeViolations(page);
       await page.getByRole("button", { name: "Delete endpoint" }).click();
       await page.getByRole("dialog", { name: "Delete this endpoint?" }).waitFor();
@@ -297,7 +256,7 @@ describe("the Webhooks page", () => {
   }
 
   it("fits a 360 px wide screen with a long URL, its deliveries and attempts", async () => {
-    const url = `${receiverUrl}/hooks/a-rather-long-path/that-goes-on/and-on-for-a-phone-screen?with=a&query=string`;
+    const url = `${receiver.url}/hooks/a-rather-long-path/that-goes-on/and-on-for-a-phone-screen?with=a&query=string`;
     const page = await endpointWithDelivery({ viewport: { width: 360, height: 740 } }, url);
     expect(await horizontalOverflow(page)).toBe(0);
     await page.getByRole("link", { name: "← All endpoints" }).click();

@@ -3,6 +3,7 @@ import type { Clock } from "../../src/clock.js";
 import { createAdminApp } from "../../src/apps/admin-app.js";
 import { createClientApp, type ClientAppOptions } from "../../src/apps/client-app.js";
 import { createServerApp } from "../../src/apps/server-app.js";
+import { WELL_KNOWN_DEV_KEYS } from "../../../server/src/env.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../../server/test/support/test-server.js";
 
 /**
@@ -52,6 +53,27 @@ export function serverAppFor(server: TestServer, project: TestProject, tokenStor
 
 export function adminAppFor(server: TestServer, project: TestProject) {
   return createAdminApp({ projectId: project.projectId, superSecretAdminKey: project.superSecretAdminKey, baseUrl: server.url, tokenStore: "memory" });
+}
+
+/** A client app of the dashboard's own project (`internal`), as the dashboard's sign-in widget makes it. */
+export function dashboardAppFor(server: TestServer) {
+  return createClientApp({
+    projectId: "internal",
+    publishableClientKey: WELL_KNOWN_DEV_KEYS.publishableClientKey,
+    baseUrl: server.url,
+    tokenStore: "memory",
+    currentUrl: () => `${APP_ORIGIN}/dashboard/`,
+    navigate: () => {},
+  });
+}
+
+/** A new dashboard user (a project owner), signed up and in, with the personal team they get on sign-up. */
+export async function signedUpOwner(server: TestServer) {
+  const app = dashboardAppFor(server);
+  await app.signUpWithCredential({ email: email(), password: PASSWORD, noRedirect: true });
+  const user = await app.getUser();
+  if (!user?.selectedTeamId) throw new Error("an internal-project user gets a personal team, selected, on sign-up");
+  return { app, teamId: user.selectedTeamId };
 }
 
 export { createTestProject };

@@ -1,8 +1,10 @@
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, vi } from "vitest";
+import { createAdminApp, createClientApp } from "../../../core/src/index.js";
 import { CHROMIUM_ARGS } from "../../../../demo/test/support/demo-e2e.js";
 import { chromiumPath } from "../../../../scripts/chromium.mjs";
+import { createKeySet } from "../../../server/src/services/api-keys.js";
 import { reachablePublicUrl, startTestServer, type TestServer } from "../../../server/test/support/test-server.js";
 import { ensureDashboardBuilt } from "./dashboard-build.js";
 
@@ -19,6 +21,10 @@ export interface DashboardHarness {
 }
 
 export function useDashboardHarness(env: Record<string, string> = {}): DashboardHarness {
+  // A dashboard test walks through several pages like a person; on a loaded 2-core CI machine, beside the other
+  // suites, that takes several times what it takes alone. Every step waits for a condition, so the room costs
+  // nothing when things are fast.
+  vi.setConfig({ testTimeout: 240_000, expect: { poll: { timeout: 30_000 } } });
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
@@ -49,7 +55,7 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
       const context = await browser!.newContext({ viewport, colorScheme });
       contexts.push(context);
       const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
+      page.setDefaultTimeout(45_000);
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
       pageErrors.set(page, errors);
@@ -97,6 +103,37 @@ export async function ownerWithProject(harness: DashboardHarness, options?: Para
   return { page, email, projectId };
 }
 
+/** The owner signed in through the API on the dashboard's own project (`internal`), as a second device would be. */
+export async function ownerClientApp(server: TestServer, email: string) {
+  const app = createClientApp({
+    projectId: "internal",
+    publishableClientKey: server.env.seedKeys.publishableClientKey!,
+    baseUrl: server.url,
+    tokenStore: "memory",
+    currentUrl: () => `${server.url}/dashboard/`,
+    navigate: () => {},
+  });
+  await app.signInWithCredential({ email, password: OWNER_PASSWORD, noRedirect: true });
+  return app;
+}
+
+/** The project's admin app as its owner (signed in like the dashboard), to set up data or check what reached the server. */
+export async function ownerAdmin(server: TestServer, email: string, projectId: string) {
+  const owner = await ownerClientApp(server, email);
+  return createAdminApp({ projectId, projectOwnerSession: owner.session, baseUrl: server.url, tokenStore: "memory" });
+}
+
+/** Keys of the project made on the server's side for the test's own checks (not through the page under test). */
+export function testKeys(server: TestServer, projectId: string, description: string, kinds: Parameters<typeof createKeySet>[2]["kinds"] = ["superSecretAdminKey"]) {
+  return createKeySet(server.db, projectId, { description, expiresAt: null, kinds });
+}
+
+/** An admin app of the project with a super secret admin key made for the test; `adminKey` is that key. */
+export async function keyAdmin(server: TestServer, projectId: string, description: string) {
+  const adminKey = (await testKeys(server, projectId, description)).super_secret_admin_key!;
+  return Object.assign(createAdminApp({ projectId, baseUrl: server.url, tokenStore: "memory", superSecretAdminKey: adminKey }), { adminKey });
+}
+
 /** Opens one of the project's sections by its link in the project navigation. */
 export async function openSection(page: Page, section: string): Promise<void> {
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: section, exact: true }).click();
@@ -105,6 +142,24 @@ export async function openSection(page: Page, section: string): Promise<void> {
 /** How far the page's content reaches past the viewport's width, in CSS pixels (0: nothing overflows). */
 export const horizontalOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/**
+ * axe in light and dark mode on the page as it is now, and no horizontal overflow at 360 px. `setScheme`
+ * switches the colour scheme (by default the emulated media) and resolves once the page has followed it.
+ */
+export async function expectAccessibleAndNarrow(
+  page: Page,
+  setScheme: (scheme: "light" | "dark") => Promise<void> = (colorScheme) => page.emulateMedia({ colorScheme }),
+): Promise<void> {
+  await expectNoAxeViolations(page);
+  await setScheme("dark");
+  await expectNoAxeViolations(page);
+  await setScheme("light");
+  const viewport = page.viewportSize()!;
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect.poll(() => horizontalOverflow(page)).toBe(0);
+  await page.setViewportSize(viewport);
+}
 
 const axeSource = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 

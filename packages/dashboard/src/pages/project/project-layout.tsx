@@ -1,7 +1,7 @@
 import { useUser } from "@latchkey/react";
 import { useQuery } from "@tanstack/react-query";
 import { Link, Navigate, Outlet } from "@tanstack/react-router";
-import { projectKey, useProjectAdmin, useProjectId } from "../../project-admin.js";
+import { adminProjectKey, useProjectAdmin, useProjectId } from "../../project-admin.js";
 
 /** The project's sections, in the order of the navigation; each is a lazily loaded page (router.tsx). */
 const SECTIONS = [
@@ -31,7 +31,7 @@ export function ProjectLayout() {
 function OwnedProject() {
   const projectId = useProjectId();
   const admin = useProjectAdmin(projectId);
-  const project = useQuery({ queryKey: [...projectKey(projectId), "project"], queryFn: () => admin.getAdminProject() });
+  const project = useQuery({ queryKey: adminProjectKey(projectId), queryFn: () => admin.getAdminProject() });
   return (
     <>
       <p className="dashboard-muted">

@@ -3,16 +3,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
-import { EmailCodeEditor } from "./email-code-editor.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
-import { emailKeys, themeChoiceFromValue, themeChoiceToValue, useEmailThemes } from "./email-queries.js";
+import { emailKeys } from "./email-queries.js";
 import { SendDraftForm } from "./send-draft-form.js";
+import { ThemedEmailEditor } from "./themed-email-editor.js";
 
 /** The project's drafts: one-off emails written in TSX, previewed, then sent to all users or chosen ones. */
 export function EmailDraftsSection({ admin, projectId }: { admin: AdminApp; projectId: string }) {
   const queryClient = useQueryClient();
   const drafts = useQuery({ queryKey: emailKeys.drafts(projectId), queryFn: () => admin.listEmailDrafts() });
-  const themes = useEmailThemes(admin, projectId);
   const [chosenId, setChosenId] = useState<string>();
   const [deleting, setDeleting] = useState(false);
   const remove = useMutation({
@@ -44,33 +43,24 @@ export function EmailDraftsSection({ admin, projectId }: { admin: AdminApp; proj
                 }}
               />
               {picked ? (
-                <QueryState query={themes} what="the themes">
-                  {(themeList) => (
-                    <EmailCodeEditor
-                      key={picked.id}
-                      admin={admin}
-                      kind="draft"
-                      initial={{ displayName: picked.displayName, tsxSource: picked.tsxSource, themeValue: themeChoiceToValue(picked.themeId) }}
-                      themes={themeList}
-                      previewRequest={(values) => ({ templateTsxSource: values.tsxSource, themeId: themeChoiceFromValue(values.themeValue) ?? undefined })}
-                      onSave={async (values) => {
-                        await admin.updateEmailDraft(picked.id, {
-                          displayName: values.displayName,
-                          tsxSource: values.tsxSource,
-                          themeId: themeChoiceFromValue(values.themeValue),
-                        });
-                        await queryClient.invalidateQueries({ queryKey: emailKeys.drafts(projectId) });
-                      }}
-                      actions={
-                        <button type="button" className="dashboard-danger" onClick={() => (remove.reset(), setDeleting(true))}>
-                          Delete draft
-                        </button>
-                      }
-                    >
-                      {(unsaved) => <SendDraftForm admin={admin} projectId={projectId} draft={picked} unsaved={unsaved} />}
-                    </EmailCodeEditor>
-                  )}
-                </QueryState>
+                <ThemedEmailEditor
+                  key={picked.id}
+                  admin={admin}
+                  projectId={projectId}
+                  kind="draft"
+                  item={picked}
+                  onSave={async (values) => {
+                    await admin.updateEmailDraft(picked.id, values);
+                    await queryClient.invalidateQueries({ queryKey: emailKeys.drafts(projectId) });
+                  }}
+                  actions={
+                    <button type="button" className="dashboard-danger" onClick={() => (remove.reset(), setDeleting(true))}>
+                      Delete draft
+                    </button>
+                  }
+                >
+                  {(unsaved) => <SendDraftForm admin={admin} projectId={projectId} draft={picked} unsaved={unsaved} />}
+                </ThemedEmailEditor>
               ) : null}
               <ConfirmDialog
                 open={deleting && picked !== undefined}

@@ -12,9 +12,6 @@ export const emailKeys = {
   sent: (projectId: string) => [...emailKeys.all(projectId), "sent"] as const,
 };
 
-/** The same key the project layout reads the project with, so a saved config shows everywhere at once. */
-export const adminProjectKey = (projectId: string) => [...projectKey(projectId), "project"] as const;
-
 export function useEmailThemes(admin: AdminApp, projectId: string) {
   return useQuery({ queryKey: emailKeys.themes(projectId), queryFn: () => admin.listEmailThemes() });
 }

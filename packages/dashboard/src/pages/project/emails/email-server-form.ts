@@ -1,6 +1,7 @@
 import type { AdminProject, TestEmailServer } from "@latchkey/core";
 import { emailAddress } from "@latchkey/protocol/schemas";
 import { z } from "zod";
+import { fieldErrors } from "../../../form-errors.js";
 
 /** The email server settings as the form holds them (every field a string, as typed). */
 export interface EmailServerInput {
@@ -52,11 +53,7 @@ export function smtpServerForm(savedPassword: string | undefined) {
 }
 
 /** The form's problems, by field: the first of each. */
-export function fieldErrors(error: z.ZodError): Partial<Record<keyof EmailServerInput, string>> {
-  const errors: Partial<Record<keyof EmailServerInput, string>> = {};
-  for (const issue of error.issues) errors[issue.path[0] as keyof EmailServerInput] ??= issue.message;
-  return errors;
-}
+export const formErrors = (error: z.ZodError) => fieldErrors<keyof EmailServerInput>(error);
 
 /** The project config's `email_config` (the wire's snake_case) for a checked server, or the shared one. */
 export function emailConfigUpdate(server: TestEmailServer | null): Record<string, unknown> {

@@ -4,10 +4,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { z } from "zod";
 import { emailAddress } from "@latchkey/protocol/schemas";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
+import { adminProjectKey } from "../../../project-admin.js";
 import { SectionIntro } from "./email-item-list.js";
-import { adminProjectKey } from "./email-queries.js";
-import { emailConfigUpdate, emailServerInput, fieldErrors, smtpServerForm, type EmailServerInput } from "./email-server-form.js";
+import { emailConfigUpdate, emailServerInput, formErrors, smtpServerForm, type EmailServerInput } from "./email-server-form.js";
 
 /** Where the project's mail goes out: Latchkey's shared sender, or the project's own SMTP server, with a test send. */
 export function EmailServerSection({ admin, projectId }: { admin: AdminApp; projectId: string }) {
@@ -44,7 +45,7 @@ function EmailServerForm({ admin, projectId, project }: { admin: AdminApp; proje
   const queryClient = useQueryClient();
   const savedPassword = project.config.email_config.password;
   const [input, setInput] = useState<EmailServerInput>(() => emailServerInput(project.config.email_config));
-  const [errors, setErrors] = useState<ReturnType<typeof fieldErrors>>({});
+  const [errors, setErrors] = useState<ReturnType<typeof formErrors>>({});
   const save = useMutation({
     mutationFn: (server: TestEmailServer | null) => admin.updateAdminProject({ config: { email_config: emailConfigUpdate(server) } }),
     onSuccess: (updated) => {
@@ -56,7 +57,7 @@ function EmailServerForm({ admin, projectId, project }: { admin: AdminApp; proje
   /** The own server as typed, checked; null (with the problems shown) when something is missing. */
   function checkedServer(): TestEmailServer | null {
     const parsed = smtpServerForm(savedPassword).safeParse(input);
-    setErrors(parsed.success ? {} : fieldErrors(parsed.error));
+    setErrors(parsed.success ? {} : formErrors(parsed.error));
     return parsed.success ? parsed.data : null;
   }
 
@@ -111,11 +112,7 @@ function EmailServerForm({ admin, projectId, project }: { admin: AdminApp; proje
               );
             })
           : null}
-        {save.isError ? (
-          <p role="alert" className="dashboard-error">
-            Could not save the email server: {save.error.message}
-          </p>
-        ) : null}
+        <FailureAlert action="save the email server" error={save.error} />
         {save.isSuccess ? <p role="status">The email server settings are saved.</p> : null}
         <button type="submit" disabled={save.isPending}>
           {save.isPending ? "Saving…" : "Save email server"}

@@ -2,9 +2,9 @@ import type { AdminApp } from "@latchkey/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { QueryState } from "../../../components/query-state.js";
-import { EmailCodeEditor } from "./email-code-editor.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
-import { emailKeys, themeChoiceFromValue, themeChoiceToValue, useEmailThemes } from "./email-queries.js";
+import { emailKeys } from "./email-queries.js";
+import { ThemedEmailEditor } from "./themed-email-editor.js";
 
 /**
  * The project's email templates: the mails Latchkey sends itself (verification, password reset, sign-in
@@ -14,7 +14,6 @@ import { emailKeys, themeChoiceFromValue, themeChoiceToValue, useEmailThemes } f
 export function EmailTemplatesSection({ admin, projectId }: { admin: AdminApp; projectId: string }) {
   const queryClient = useQueryClient();
   const templates = useQuery({ queryKey: emailKeys.templates(projectId), queryFn: () => admin.listEmailTemplates() });
-  const themes = useEmailThemes(admin, projectId);
   const [chosenId, setChosenId] = useState<string>();
 
   return (
@@ -39,26 +38,17 @@ export function EmailTemplatesSection({ admin, projectId }: { admin: AdminApp; p
                 }}
               />
               {picked ? (
-                <QueryState query={themes} what="the themes">
-                  {(themeList) => (
-                    <EmailCodeEditor
-                      key={picked.id}
-                      admin={admin}
-                      kind="template"
-                      initial={{ displayName: picked.displayName, tsxSource: picked.tsxSource, themeValue: themeChoiceToValue(picked.themeId) }}
-                      themes={themeList}
-                      previewRequest={(values) => ({ templateTsxSource: values.tsxSource, themeId: themeChoiceFromValue(values.themeValue) ?? undefined })}
-                      onSave={async (values) => {
-                        await admin.updateEmailTemplate(picked.id, {
-                          displayName: values.displayName,
-                          tsxSource: values.tsxSource,
-                          themeId: themeChoiceFromValue(values.themeValue),
-                        });
-                        await queryClient.invalidateQueries({ queryKey: emailKeys.templates(projectId) });
-                      }}
-                    />
-                  )}
-                </QueryState>
+                <ThemedEmailEditor
+                  key={picked.id}
+                  admin={admin}
+                  projectId={projectId}
+                  kind="template"
+                  item={picked}
+                  onSave={async (values) => {
+                    await admin.updateEmailTemplate(picked.id, values);
+                    await queryClient.invalidateQueries({ queryKey: emailKeys.templates(projectId) });
+                  }}
+                />
               ) : null}
             </>
           );

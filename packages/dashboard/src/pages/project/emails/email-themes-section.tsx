@@ -2,10 +2,12 @@ import type { AdminApp } from "@latchkey/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
+import { adminProjectKey } from "../../../project-admin.js";
 import { EmailCodeEditor } from "./email-code-editor.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
-import { adminProjectKey, BUILT_IN_THEME_IDS, emailKeys, useEmailThemes } from "./email-queries.js";
+import { BUILT_IN_THEME_IDS, emailKeys, useEmailThemes } from "./email-queries.js";
 
 /** What a theme is previewed around: a short mail that shows the theme's frame. */
 const SAMPLE_TEMPLATE = `import { Subject } from "@stackframe/emails";
@@ -81,11 +83,7 @@ export function EmailThemesSection({ admin, projectId }: { admin: AdminApp; proj
                   )}
                 </ThemeEditor>
               ) : null}
-              {makeProjectTheme.isError ? (
-                <p role="alert" className="dashboard-error">
-                  Could not change the project's theme: {makeProjectTheme.error.message}
-                </p>
-              ) : null}
+              <FailureAlert action="change the project's theme" error={makeProjectTheme.error} />
               <ConfirmDialog
                 open={deleting && picked !== undefined}
                 title={`Delete the theme “${picked?.displayName ?? ""}”?`}

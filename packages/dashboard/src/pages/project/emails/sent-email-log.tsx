@@ -1,6 +1,7 @@
 import type { AdminApp } from "@latchkey/core";
 import { useQuery } from "@tanstack/react-query";
 import { QueryState } from "../../../components/query-state.js";
+import { SimpleTable } from "../../../components/simple-table.js";
 import { SectionIntro } from "./email-item-list.js";
 import { emailKeys } from "./email-queries.js";
 
@@ -17,30 +18,18 @@ export function SentEmailLog({ admin, projectId }: { admin: AdminApp; projectId:
       </div>
       <QueryState query={sent} what="the sent emails" isEmpty={(list) => list.length === 0} empty={<p>No emails sent yet.</p>}>
         {(list) => (
-          <div className="dashboard-table-scroll" role="region" aria-label="Sent emails" tabIndex={0}>
-            <table className="dashboard-table">
-              <thead>
-                <tr>
-                  <th scope="col">Recipient</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((mail) => (
-                  <tr key={mail.id}>
-                    <td>{mail.to.join(", ")}</td>
-                    <td>{mail.subject}</td>
-                    <td>
-                      <time dateTime={mail.sentAt.toISOString()}>{mail.sentAt.toLocaleString()}</time>
-                    </td>
-                    <td>{mail.error ? <span className="dashboard-error">Failed: {mail.error}</span> : mail.sender.type === "shared" ? "Sent (shared server)" : "Sent"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <SimpleTable columns={["Recipient", "Subject", "Sent", "Status"]} region="Sent emails">
+            {list.map((mail) => (
+              <tr key={mail.id}>
+                <td>{mail.to.join(", ")}</td>
+                <td>{mail.subject}</td>
+                <td>
+                  <time dateTime={mail.sentAt.toISOString()}>{mail.sentAt.toLocaleString()}</time>
+                </td>
+                <td>{mail.error ? <span className="dashboard-error">Failed: {mail.error}</span> : mail.sender.type === "shared" ? "Sent (shared server)" : "Sent"}</td>
+              </tr>
+            ))}
+          </SimpleTable>
         )}
       </QueryState>
     </>

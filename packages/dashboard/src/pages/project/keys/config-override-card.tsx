@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { QueryState } from "../../../components/query-state.js";
-import { errorMessage, useConfigOverrideUpdate, useProjectConfig } from "../project-config/project-config-queries.js";
+import { errorMessage } from "../../../error-message.js";
+import { useConfigOverrideUpdate, useProjectConfig } from "../project-config/project-config-queries.js";
 import { SaveStatus } from "../project-config/save-status.js";
 import { JsonEditor } from "./json-editor.js";
 

@@ -1,7 +1,8 @@
 import type { InternalApiKeyFirstView } from "@latchkey/core";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { errorMessage, useProjectSettings } from "../project-config/project-config-queries.js";
+import { errorMessage } from "../../../error-message.js";
+import { useProjectSettings } from "../project-config/project-config-queries.js";
 import { SaveStatus } from "../project-config/save-status.js";
 import { EXPIRY_CHOICES, KEY_KINDS, keySetForm, type ExpiryChoice, type KeySetFormValues } from "./key-sets.js";
 

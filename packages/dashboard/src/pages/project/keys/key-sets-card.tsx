@@ -3,9 +3,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
+import { SimpleTable } from "../../../components/simple-table.js";
+import { errorMessage } from "../../../error-message.js";
 import { projectKey } from "../../../project-admin.js";
 import { Copyable } from "../project-config/copy-button.js";
-import { errorMessage, useProjectSettings } from "../project-config/project-config-queries.js";
+import { useProjectSettings } from "../project-config/project-config-queries.js";
 import { CreateKeySetForm } from "./create-key-set-form.js";
 import { formatExpiry, keySetStatus } from "./key-sets.js";
 
@@ -49,45 +51,31 @@ export function KeySetsCard() {
       <h3>Existing key sets</h3>
       <QueryState query={keySets} what="the key sets" isEmpty={(list) => list.length === 0} empty={<p>No key sets yet.</p>}>
         {(list) => (
-          <div className="dashboard-table-scroll" tabIndex={0} role="region" aria-label="Key sets table">
-            <table className="dashboard-table">
-              <thead>
-                <tr>
-                  <th scope="col">Description</th>
-                  <th scope="col">Keys</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
+          <SimpleTable columns={["Description", "Keys", "Created", "Expires", "Status", "Actions"]} region="Key sets table">
+            {list.map((keySet) => {
+              const status = keySetStatus(keySet);
+              return (
+                <tr key={keySet.id}>
+                  <td>{keySet.description}</td>
+                  <td>
+                    {keySet.publishableClientKey ? <div>Publishable client key …{keySet.publishableClientKey.lastFour}</div> : null}
+                    {keySet.secretServerKey ? <div>Secret server key …{keySet.secretServerKey.lastFour}</div> : null}
+                    {keySet.superSecretAdminKey ? <div>Super secret admin key …{keySet.superSecretAdminKey.lastFour}</div> : null}
+                  </td>
+                  <td>{keySet.createdAt.toLocaleString()}</td>
+                  <td>{formatExpiry(keySet.expiresAt)}</td>
+                  <td>{status}</td>
+                  <td>
+                    {status === "Active" ? (
+                      <button type="button" className="dashboard-danger" aria-label={`Revoke ${keySet.description}`} onClick={() => (revoke.reset(), setRevoking(keySet))}>
+                        Revoke
+                      </button>
+                    ) : null}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {list.map((keySet) => {
-                  const status = keySetStatus(keySet);
-                  return (
-                    <tr key={keySet.id}>
-                      <td>{keySet.description}</td>
-                      <td>
-                        {keySet.publishableClientKey ? <div>Publishable client key …{keySet.publishableClientKey.lastFour}</div> : null}
-                        {keySet.secretServerKey ? <div>Secret server key …{keySet.secretServerKey.lastFour}</div> : null}
-                        {keySet.superSecretAdminKey ? <div>Super secret admin key …{keySet.superSecretAdminKey.lastFour}</div> : null}
-                      </td>
-                      <td>{keySet.createdAt.toLocaleString()}</td>
-                      <td>{formatExpiry(keySet.expiresAt)}</td>
-                      <td>{status}</td>
-                      <td>
-                        {status === "Active" ? (
-                          <button type="button" className="dashboard-danger" aria-label={`Revoke ${keySet.description}`} onClick={() => (revoke.reset(), setRevoking(keySet))}>
-                            Revoke
-                          </button>
-                        ) : null}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </SimpleTable>
         )}
       </QueryState>
       <ConfirmDialog

@@ -48,7 +48,7 @@ export function DailyChart({ title, days, unit }: { title: string; days: Metrics
           : `No ${unit}s in the last ${days.length} days.`}
       </figcaption>
       <div ref={container} className="overview-chart-canvas" role="img" aria-label={`Bar chart: ${title.toLowerCase()} over the last ${days.length} days`} />
-      <table className="overview-visually-hidden">
+      <table className="dashboard-visually-hidden">
         <caption>{title} by day (UTC)</caption>
         <thead>
           <tr>

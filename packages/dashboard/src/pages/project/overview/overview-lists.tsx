@@ -1,5 +1,6 @@
 import type { ProjectMetrics } from "@latchkey/core";
 import { Link } from "@tanstack/react-router";
+import { SimpleTable } from "../../../components/simple-table.js";
 
 const SIGN_IN_METHODS: Record<string, string> = { password: "Password", otp: "One-time code by email", passkey: "Passkey" };
 const regionNames = new Intl.DisplayNames(["en"], { type: "region" });
@@ -21,25 +22,14 @@ function countryName(code: string): string {
 export function SignInMethods({ methods }: { methods: ProjectMetrics["signInMethods"] }) {
   if (methods.length === 0) return <p>No user has a sign-in method yet.</p>;
   return (
-    <div className="dashboard-table-scroll">
-      <table className="dashboard-table">
-        <caption className="overview-visually-hidden">Sign-in methods held by the project's users</caption>
-        <thead>
-          <tr>
-            <th scope="col">Method</th>
-            <th scope="col">Users</th>
-          </tr>
-        </thead>
-        <tbody>
-          {methods.map((entry) => (
-            <tr key={entry.method}>
-              <td>{methodName(entry.method)}</td>
-              <td>{entry.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <SimpleTable columns={["Method", "Users"]} caption="Sign-in methods held by the project's users">
+      {methods.map((entry) => (
+        <tr key={entry.method}>
+          <td>{methodName(entry.method)}</td>
+          <td>{entry.count}</td>
+        </tr>
+      ))}
+    </SimpleTable>
   );
 }
 
@@ -66,24 +56,13 @@ export function Countries({ countries }: { countries: ProjectMetrics["usersByCou
   if (countries.length === 0)
     return <p>No countries known yet. They are recorded when the server runs behind an edge proxy that reports the visitor's country.</p>;
   return (
-    <div className="dashboard-table-scroll">
-      <table className="dashboard-table">
-        <caption className="overview-visually-hidden">Users by the country of their latest activity</caption>
-        <thead>
-          <tr>
-            <th scope="col">Country</th>
-            <th scope="col">Users</th>
-          </tr>
-        </thead>
-        <tbody>
-          {countries.map((entry) => (
-            <tr key={entry.country}>
-              <td>{countryName(entry.country)}</td>
-              <td>{entry.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <SimpleTable columns={["Country", "Users"]} caption="Users by the country of their latest activity">
+      {countries.map((entry) => (
+        <tr key={entry.country}>
+          <td>{countryName(entry.country)}</td>
+          <td>{entry.count}</td>
+        </tr>
+      ))}
+    </SimpleTable>
   );
 }

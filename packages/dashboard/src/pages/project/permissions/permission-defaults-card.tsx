@@ -1,8 +1,9 @@
 import type { AdminApp, PermissionDefinition } from "@latchkey/core";
 import { useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
-import { adminProjectKey, errorMessage } from "../teams/team-queries.js";
+import { adminProjectKey } from "../../../project-admin.js";
 import { usePermissionDefinitions } from "./permission-scope-card.js";
 
 /** The project config's three default lists (SPEC.md §7): who gets which permissions without being granted them. */
@@ -116,11 +117,7 @@ function DefaultsForm({
           </fieldset>
         )}
       </QueryState>
-      {save.isError ? (
-        <p role="alert" className="dashboard-error">
-          Could not save the defaults: {errorMessage(save.error)}
-        </p>
-      ) : null}
+      <FailureAlert action="save the defaults" error={save.error} />
       {save.isSuccess && !save.isPending ? <p role="status">Defaults of {title.toLowerCase()} saved.</p> : null}
       <button type="submit" disabled={save.isPending}>
         {save.isPending ? "Saving…" : `Save defaults of ${title.toLowerCase()}`}

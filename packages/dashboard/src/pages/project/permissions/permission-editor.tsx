@@ -1,6 +1,6 @@
 import type { PermissionDefinition } from "@latchkey/core";
 import { useId, useState, type FormEvent } from "react";
-import { fieldErrors } from "../teams/team-forms.js";
+import { fieldErrors } from "../../../form-errors.js";
 import { permissionForm, type PermissionFormInput, type PermissionFormValues } from "./permission-form.js";
 
 /**

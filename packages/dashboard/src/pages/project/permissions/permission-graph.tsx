@@ -62,7 +62,7 @@ export function PermissionGraph({ definitions, label }: { definitions: Permissio
           ))}
         </svg>
       </div>
-      <div id={`${id}-text`} className="teams-visually-hidden">
+      <div id={`${id}-text`} className="dashboard-visually-hidden">
         {containing.length === 0
           ? "No permission contains another."
           : containing.map((d) => `${d.id} contains ${d.containedPermissionIds.join(", ")}.`).join(" ")}

@@ -3,7 +3,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
-import { adminProjectKey, errorMessage, permissionDefinitionsKey, teamKeys } from "../teams/team-queries.js";
+import { SimpleTable } from "../../../components/simple-table.js";
+import { errorMessage } from "../../../error-message.js";
+import { adminProjectKey } from "../../../project-admin.js";
+import { permissionDefinitionsKey, teamKeys } from "../teams/team-queries.js";
 import { PermissionEditor } from "./permission-editor.js";
 import type { PermissionFormValues } from "./permission-form.js";
 import { PermissionGraph } from "./permission-graph.js";
@@ -68,67 +71,56 @@ export function PermissionScopeCard({ projectId, admin, scope }: { projectId: st
             ) : (
               <>
                 <PermissionGraph definitions={list} label={`How the ${noun}s contain each other`} />
-                <div className="dashboard-table-scroll teams-scroll">
-                  <table className="dashboard-table">
-                    <caption className="teams-visually-hidden">{title}</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Permission</th>
-                        <th scope="col">Description</th>
-                        <th scope="col">Contains</th>
-                        <th scope="col">
-                          <span className="teams-visually-hidden">Actions</span>
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {list.map((definition) => (
-                        <tr key={definition.id}>
-                          <td>
-                            <code className="dashboard-code">{definition.id}</code>
-                          </td>
-                          <td className="teams-description">{definition.description ?? <span className="dashboard-muted">None</span>}</td>
-                          <td>
-                            {definition.containedPermissionIds.length ? (
-                              definition.containedPermissionIds.map((contained, index) => (
-                                <span key={contained}>
-                                  {index > 0 ? ", " : null}
-                                  <code className="dashboard-code">{contained}</code>
-                                </span>
-                              ))
-                            ) : (
-                              <span className="dashboard-muted">Nothing</span>
-                            )}
-                          </td>
-                          <td>
-                            {definition.isSystem ? (
-                              <span className="dashboard-muted">System permission</span>
-                            ) : (
-                              <div className="dashboard-actions">
-                                <button
-                                  type="button"
-                                  className="dashboard-secondary teams-small-button"
-                                  onClick={() => (update.reset(), setEditing(definition))}
-                                  aria-label={`Edit ${definition.id}`}
-                                >
-                                  Edit
-                                </button>
-                                <button
-                                  type="button"
-                                  className="dashboard-secondary teams-small-button"
-                                  onClick={() => (remove.reset(), setDeleting(definition))}
-                                  aria-label={`Delete ${definition.id}`}
-                                >
-                                  Delete
-                                </button>
-                              </div>
-                            )}
-                          </td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
-                </div>
+                <SimpleTable
+                  columns={["Permission", "Description", "Contains", <span className="dashboard-visually-hidden">Actions</span>]}
+                  caption={title}
+                  scrollClassName="teams-scroll"
+                >
+                  {list.map((definition) => (
+                    <tr key={definition.id}>
+                      <td>
+                        <code className="dashboard-code">{definition.id}</code>
+                      </td>
+                      <td className="teams-description">{definition.description ?? <span className="dashboard-muted">None</span>}</td>
+                      <td>
+                        {definition.containedPermissionIds.length ? (
+                          definition.containedPermissionIds.map((contained, index) => (
+                            <span key={contained}>
+                              {index > 0 ? ", " : null}
+                              <code className="dashboard-code">{contained}</code>
+                            </span>
+                          ))
+                        ) : (
+                          <span className="dashboard-muted">Nothing</span>
+                        )}
+                      </td>
+                      <td>
+                        {definition.isSystem ? (
+                          <span className="dashboard-muted">System permission</span>
+                        ) : (
+                          <div className="dashboard-actions">
+                            <button
+                              type="button"
+                              className="dashboard-secondary dashboard-small-button"
+                              onClick={() => (update.reset(), setEditing(definition))}
+                              aria-label={`Edit ${definition.id}`}
+                            >
+                              Edit
+                            </button>
+                            <button
+                              type="button"
+                              className="dashboard-secondary dashboard-small-button"
+                              onClick={() => (remove.reset(), setDeleting(definition))}
+                              aria-label={`Delete ${definition.id}`}
+                            >
+                              Delete
+                            </button>
+                          </div>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </SimpleTable>
               </>
             )}
             {editing ? (

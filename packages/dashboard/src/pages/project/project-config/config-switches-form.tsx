@@ -1,6 +1,7 @@
 import { adminProjectConfigUpdate } from "@latchkey/protocol/schemas";
 import { useId, useState, type ReactNode } from "react";
-import { errorMessage, useLegacyConfigUpdate, type LegacyConfig } from "./project-config-queries.js";
+import { errorMessage } from "../../../error-message.js";
+import { useLegacyConfigUpdate, type LegacyConfig } from "./project-config-queries.js";
 import { SaveStatus } from "./save-status.js";
 
 /** The legacy config's on/off settings. */

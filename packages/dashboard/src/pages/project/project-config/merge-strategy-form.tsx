@@ -1,6 +1,7 @@
 import { OAUTH_ACCOUNT_MERGE_STRATEGIES, adminProjectConfigUpdate, type OAuthAccountMergeStrategy } from "@latchkey/protocol/schemas";
 import { useId, useState } from "react";
-import { errorMessage, useLegacyConfigUpdate, type LegacyConfig } from "./project-config-queries.js";
+import { errorMessage } from "../../../error-message.js";
+import { useLegacyConfigUpdate, type LegacyConfig } from "./project-config-queries.js";
 import { SaveStatus } from "./save-status.js";
 
 const STRATEGY_LABELS: Record<OAuthAccountMergeStrategy, string> = {

@@ -1,6 +1,7 @@
 import type { OAuthProviderId } from "@latchkey/protocol/schemas";
 import { useApp } from "@latchkey/react";
 import { useId, useState } from "react";
+import { errorMessage } from "../../../error-message.js";
 import { Copyable } from "./copy-button.js";
 import {
   PROVIDER_IDS,
@@ -15,7 +16,7 @@ import {
   type ProviderFormValues,
   type ProviderMode,
 } from "./oauth-providers.js";
-import { errorMessage, useConfigOverrideUpdate } from "./project-config-queries.js";
+import { useConfigOverrideUpdate } from "./project-config-queries.js";
 import { SaveStatus } from "./save-status.js";
 
 const MODE_LABELS: Record<ProviderMode, string> = { off: "Off", shared: "On, with shared keys", standard: "On, with your own keys" };

@@ -1,14 +1,12 @@
-import { HttpStatusError, type AdminProject, type ConfigOverrideChange } from "@latchkey/core";
+import type { AdminProject, ConfigOverrideChange } from "@latchkey/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { projectKey, useProjectAdmin, useProjectId } from "../../../project-admin.js";
+import { adminProjectKey, projectKey, useProjectAdmin, useProjectId } from "../../../project-admin.js";
 
 /**
  * The project's settings as the Authentication, Domains and Keys pages read and write them: the admin view of
- * the project (its legacy snake_case `config`, also what the project layout shows the name from) and the
- * complete camelCase config of `GET /internal/config`. Each change refreshes both, since they are two views
- * of one stored config.
+ * the project (`adminProjectKey`: its legacy snake_case `config`) and the complete camelCase config of
+ * `GET /internal/config` (this key). Each change refreshes both, since they are two views of one stored config.
  */
-export const adminProjectKey = (projectId: string) => [...projectKey(projectId), "project"] as const;
 export const projectConfigKey = (projectId: string) => [...projectKey(projectId), "config"] as const;
 
 /** The legacy admin config: the switches, OAuth providers and trusted domains. */
@@ -55,13 +53,4 @@ export function useConfigOverrideUpdate() {
         queryClient.invalidateQueries({ queryKey: adminProjectKey(projectId) }),
       ]),
   });
-}
-
-/**
- * What to tell the owner when the server refused: its own message. Plain-text refusals (a config override the
- * schema rejects) arrive as an HttpStatusError whose body is that message.
- */
-export function errorMessage(error: unknown): string {
-  if (error instanceof HttpStatusError) return error.body.trim() || error.message;
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,8 @@ import { adminProjectConfigUpdate, handlerPath, trustedDomainError } from "@latc
 import { useId, useState } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
-import { errorMessage, useLegacyConfigUpdate, type LegacyConfig } from "./project-config-queries.js";
+import { errorMessage } from "../../../error-message.js";
+import { useLegacyConfigUpdate, type LegacyConfig } from "./project-config-queries.js";
 import { SaveStatus } from "./save-status.js";
 
 type TrustedDomain = LegacyConfig["domains"][number];

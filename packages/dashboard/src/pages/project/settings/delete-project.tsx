@@ -1,8 +1,7 @@
 import type { AdminApp, AdminProject } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { useId, useState } from "react";
-import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { DeleteCard } from "../../../components/delete-card.js";
 import { projectKey } from "../../../project-admin.js";
 import { ownedProjectsKey } from "../../../queries.js";
 
@@ -13,8 +12,6 @@ import { ownedProjectsKey } from "../../../queries.js";
 export function DeleteProject({ project, admin, userId }: { project: AdminProject; admin: AdminApp; userId: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const id = useId();
-  const [confirming, setConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => admin.deleteProject(),
     onSuccess: async () => {
@@ -24,31 +21,15 @@ export function DeleteProject({ project, admin, userId }: { project: AdminProjec
     },
   });
   return (
-    <section className="dashboard-card settings-danger" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Delete this project</h2>
+    <DeleteCard
+      title="Delete this project"
+      actionLabel="Delete project"
+      confirmTitle={`Delete ${project.displayName}?`}
+      typeToConfirm={project.displayName}
+      remove={remove}
+      failure={(error) => `Could not delete the project: ${error.message}`}
+    >
       <p>Deleting the project removes its users, teams, keys and settings for good. Apps using its keys stop working.</p>
-      <button
-        type="button"
-        className="dashboard-danger"
-        onClick={() => {
-          remove.reset();
-          setConfirming(true);
-        }}
-      >
-        Delete project
-      </button>
-      <ConfirmDialog
-        open={confirming}
-        title={`Delete ${project.displayName}?`}
-        confirmLabel="Delete project"
-        typeToConfirm={project.displayName}
-        busy={remove.isPending}
-        error={remove.isError ? `Could not delete the project: ${remove.error.message}` : null}
-        onConfirm={() => remove.mutate()}
-        onCancel={() => setConfirming(false)}
-      >
-        <p>This cannot be undone.</p>
-      </ConfirmDialog>
-    </section>
+    </DeleteCard>
   );
 }

@@ -1,8 +1,11 @@
 import type { AdminApp, AdminProject } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
-import { formErrors, projectCreateForm, type ProjectCreateInput, type ProjectCreateValues } from "../../../project-form.js";
+import { useId } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
+import { ProjectFields } from "../../../project-fields.js";
+import { projectCreateForm, type ProjectCreateValues } from "../../../project-form.js";
 import { ownedProjectsKey } from "../../../queries.js";
+import { useCheckedInput } from "../../../use-checked-input.js";
 import { projectQuery } from "./project-query.js";
 
 /**
@@ -12,8 +15,7 @@ import { projectQuery } from "./project-query.js";
 export function ProjectDetailsForm({ project, admin, userId }: { project: AdminProject; admin: AdminApp; userId: string }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [input, setInput] = useState<ProjectCreateInput>({ displayName: project.displayName, description: project.description });
-  const [errors, setErrors] = useState<ReturnType<typeof formErrors>>({});
+  const { input, setInput, errors, submitWith } = useCheckedInput(projectCreateForm, { displayName: project.displayName, description: project.description });
   const save = useMutation({
     mutationFn: (values: ProjectCreateValues) => admin.updateAdminProject({ displayName: values.displayName, description: values.description }),
     onSuccess: async (updated) => {
@@ -23,50 +25,20 @@ export function ProjectDetailsForm({ project, admin, userId }: { project: AdminP
     },
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = projectCreateForm.safeParse(input);
-    setErrors(parsed.success ? {} : formErrors(parsed.error));
-    if (parsed.success) save.mutate(parsed.data);
-  }
-
-  const field = (name: keyof ProjectCreateInput, label: string, hint?: string) => (
-    <div className="dashboard-field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        name={name}
-        value={input[name]}
-        onChange={(event) => {
-          setInput({ ...input, [name]: event.target.value });
-          save.reset();
-        }}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${id}-${name}-error` : hint ? `${id}-${name}-hint` : undefined}
-      />
-      {errors[name] ? (
-        <span id={`${id}-${name}-error`} className="dashboard-error">
-          {errors[name]}
-        </span>
-      ) : hint ? (
-        <span id={`${id}-${name}-hint`} className="dashboard-muted">
-          {hint}
-        </span>
-      ) : null}
-    </div>
-  );
-
   return (
     <section className="dashboard-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Project details</h2>
-      <form onSubmit={submit} noValidate className="dashboard-form">
-        {field("displayName", "Project name")}
-        {field("description", "Description", "Optional: what the project is for.")}
-        {save.isError ? (
-          <p role="alert" className="dashboard-error">
-            Could not save the project: {save.error.message}
-          </p>
-        ) : null}
+      <form onSubmit={submitWith((values) => save.mutate(values))} noValidate className="dashboard-form">
+        <ProjectFields
+          id={id}
+          input={input}
+          errors={errors}
+          onChange={(changed) => {
+            setInput(changed);
+            save.reset();
+          }}
+        />
+        <FailureAlert action="save the project" error={save.error} />
         <div className="settings-submit">
           <button type="submit" disabled={save.isPending}>
             {save.isPending ? "Saving…" : "Save"}

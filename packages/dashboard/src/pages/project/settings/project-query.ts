@@ -1,9 +1,9 @@
 import type { AdminApp } from "@latchkey/core";
-import { projectKey } from "../../../project-admin.js";
+import { adminProjectKey } from "../../../project-admin.js";
 
 /** The project itself, under the key the project layout reads it with, so the heading follows every change. */
 export const projectQuery = (projectId: string, admin: AdminApp) => ({
-  queryKey: [...projectKey(projectId), "project"] as const,
+  queryKey: adminProjectKey(projectId),
   queryFn: () => admin.getAdminProject(),
 });
 

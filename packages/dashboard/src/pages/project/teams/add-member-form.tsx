@@ -1,10 +1,11 @@
 import type { AdminApp, ServerTeamMember } from "@latchkey/core";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
+import { errorMessage } from "../../../error-message.js";
 import { projectKey } from "../../../project-admin.js";
-import { isUserId } from "./team-forms.js";
 import { userLabel } from "./member-label.js";
-import { errorMessage } from "./team-queries.js";
+import { isUserId } from "./team-forms.js";
 
 /**
  * Adds a user to the team: a user id is added at once; anything else searches the project's users by name
@@ -60,7 +61,7 @@ export function AddMemberForm({
   return (
     <form className="dashboard-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Add a member</h3>
-      <div className="teams-inline-form">
+      <div className="dashboard-inline-form">
         <div className="dashboard-field">
           <label htmlFor={`${id}-user`}>User id or email</label>
           <input
@@ -79,11 +80,7 @@ export function AddMemberForm({
       <span id={`${id}-user-note`} className={problem ? "dashboard-error" : "dashboard-muted"}>
         {problem ?? "The user joins with the project's team-member default permissions."}
       </span>
-      {add.isError ? (
-        <p role="alert" className="dashboard-error">
-          Could not add the member: {errorMessage(add.error)}
-        </p>
-      ) : null}
+      <FailureAlert action="add the member" error={add.error} />
       {search !== null ? (
         matches.isPending ? (
           <p role="status">Searching users…</p>
@@ -94,7 +91,7 @@ export function AddMemberForm({
         ) : matches.data.items.length === 0 ? (
           <p role="status">No user matches “{search}”.</p>
         ) : (
-          <ul className="teams-list" aria-label="Matching users">
+          <ul className="dashboard-list" aria-label="Matching users">
             {matches.data.items.map((user) => (
               <li key={user.id}>
                 <span>
@@ -104,7 +101,7 @@ export function AddMemberForm({
                 {memberIds.has(user.id) ? (
                   <span className="dashboard-muted">Already a member</span>
                 ) : (
-                  <button type="button" className="teams-small-button" disabled={add.isPending} onClick={() => add.mutate(user.id)} aria-label={`Add ${userLabel(user)}`}>
+                  <button type="button" className="dashboard-small-button" disabled={add.isPending} onClick={() => add.mutate(user.id)} aria-label={`Add ${userLabel(user)}`}>
                     Add
                   </button>
                 )}

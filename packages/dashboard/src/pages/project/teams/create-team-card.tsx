@@ -1,9 +1,12 @@
 import type { AdminApp } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { useId, useState, type FormEvent } from "react";
-import { createTeamForm, fieldErrors, type CreateTeamInput } from "./team-forms.js";
-import { errorMessage, teamKeys } from "./team-queries.js";
+import { useId } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
+import { TextField } from "../../../components/text-field.js";
+import { useCheckedInput } from "../../../use-checked-input.js";
+import { createTeamForm, type CreateTeamInput } from "./team-forms.js";
+import { teamKeys } from "./team-queries.js";
 
 const EMPTY: CreateTeamInput = { displayName: "", creatorUserId: "" };
 
@@ -12,8 +15,7 @@ export function CreateTeamCard({ projectId, admin }: { projectId: string; admin:
   const id = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [input, setInput] = useState<CreateTeamInput>(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<keyof CreateTeamInput, string>>>({});
+  const { input, setInput, errors, submitWith } = useCheckedInput(createTeamForm, EMPTY);
   const create = useMutation({
     mutationFn: (values: { displayName: string; creatorUserId?: string }) => admin.createServerTeam(values),
     onSuccess: async (team) => {
@@ -23,41 +25,25 @@ export function CreateTeamCard({ projectId, admin }: { projectId: string; admin:
     },
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = createTeamForm.safeParse(input);
-    setErrors(parsed.success ? {} : fieldErrors<keyof CreateTeamInput>(parsed.error));
-    if (parsed.success) create.mutate(parsed.data);
-  }
-
   const field = (name: keyof CreateTeamInput, label: string, hint: string) => (
-    <div className="dashboard-field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        value={input[name]}
-        onChange={(event) => setInput({ ...input, [name]: event.target.value })}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={`${id}-${name}-note`}
-        autoComplete="off"
-      />
-      <span id={`${id}-${name}-note`} className={errors[name] ? "dashboard-error" : "dashboard-muted"}>
-        {errors[name] ?? hint}
-      </span>
-    </div>
+    <TextField
+      id={`${id}-${name}`}
+      label={label}
+      autoComplete="off"
+      hint={hint}
+      error={errors[name]}
+      value={input[name]}
+      onChange={(value) => setInput({ ...input, [name]: value })}
+    />
   );
 
   return (
     <section className="dashboard-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Create a team</h2>
-      <form className="dashboard-form" onSubmit={submit} noValidate>
+      <form className="dashboard-form" onSubmit={submitWith((values) => create.mutate(values))} noValidate>
         {field("displayName", "Team name", "What members and the app see.")}
         {field("creatorUserId", "Creator's user id (optional)", "This user joins the team with the team-creator default permissions. Leave it empty for a team without members.")}
-        {create.isError ? (
-          <p role="alert" className="dashboard-error">
-            Could not create the team: {errorMessage(create.error)}
-          </p>
-        ) : null}
+        <FailureAlert action="create the team" error={create.error} />
         <button type="submit" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create team"}
         </button>

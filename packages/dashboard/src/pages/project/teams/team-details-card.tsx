@@ -1,8 +1,10 @@
 import type { AdminApp, ServerTeam } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
+import { TextField } from "../../../components/text-field.js";
 import { teamName } from "./team-forms.js";
-import { errorMessage, teamKeys } from "./team-queries.js";
+import { teamKeys } from "./team-queries.js";
 
 /** The team's name (renamed here), id and creation date. */
 export function TeamDetailsCard({ projectId, admin, team }: { projectId: string; admin: AdminApp; team: ServerTeam }) {
@@ -32,27 +34,8 @@ export function TeamDetailsCard({ projectId, admin, team }: { projectId: string;
         Team id <code className="dashboard-code">{team.id}</code>, created {team.createdAt.toLocaleString()}.
       </p>
       <form className="dashboard-form" onSubmit={submit} noValidate>
-        <div className="dashboard-field">
-          <label htmlFor={`${id}-name`}>Team name</label>
-          <input
-            id={`${id}-name`}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${id}-name-error` : undefined}
-            autoComplete="off"
-          />
-          {problem ? (
-            <span id={`${id}-name-error`} className="dashboard-error">
-              {problem}
-            </span>
-          ) : null}
-        </div>
-        {rename.isError ? (
-          <p role="alert" className="dashboard-error">
-            Could not rename the team: {errorMessage(rename.error)}
-          </p>
-        ) : null}
+        <TextField id={`${id}-name`} label="Team name" autoComplete="off" error={problem ?? undefined} value={name} onChange={setName} />
+        <FailureAlert action="rename the team" error={rename.error} />
         {rename.isSuccess && !rename.isPending ? <p role="status">Saved.</p> : null}
         <button type="submit" disabled={rename.isPending}>
           {rename.isPending ? "Saving…" : "Save name"}

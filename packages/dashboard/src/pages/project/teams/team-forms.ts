@@ -1,4 +1,4 @@
-import { MAX_DISPLAY_NAME_LENGTH, teamInvitationSendBody, teamServerCreateBody, teamServerUpdateBody } from "@latchkey/protocol/schemas";
+import { MAX_DISPLAY_NAME_LENGTH, teamInvitationSendBody, teamServerCreateBody } from "@latchkey/protocol/schemas";
 import { z } from "zod";
 
 /**
@@ -34,31 +34,3 @@ export const invitationForm = z.object({
     .pipe(z.email("Enter an email address like name@example.com."))
     .pipe(teamInvitationSendBody.shape.email),
 });
-
-/** Metadata typed as JSON text: it must parse, and be something the server can store. An empty box is `null`. */
-export const metadataText = z
-  .string()
-  .transform((text, ctx) => {
-    if (text.trim() === "") return null;
-    try {
-      return JSON.parse(text) as unknown;
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: `This is not valid JSON: ${(error as Error).message}` });
-      return z.NEVER;
-    }
-  })
-  // The wire schema's metadata check: jsonb limits (no NUL characters, depth, size).
-  .pipe(teamServerUpdateBody.shape.server_metadata);
-
-/** The first problem of each field, by field name; empty when the form is valid. */
-export function fieldErrors<T extends string>(error: z.ZodError): Partial<Record<T, string>> {
-  const errors: Partial<Record<T, string>> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? "") as T;
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}
-
-/** Metadata as the editor shows it: pretty JSON, or an empty box for none. */
-export const metadataToText = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value, null, 2));

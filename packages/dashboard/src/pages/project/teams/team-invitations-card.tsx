@@ -2,9 +2,11 @@ import type { AdminApp, TeamInvitation } from "@latchkey/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
+import { errorMessage } from "../../../error-message.js";
 import { invitationForm } from "./team-forms.js";
-import { errorMessage, teamKeys } from "./team-queries.js";
+import { teamKeys } from "./team-queries.js";
 
 /**
  * The team's pending invitations, a form that mails a new one (its link opens the project's team-invitation
@@ -45,7 +47,7 @@ export function TeamInvitationsCard({ projectId, admin, teamId }: { projectId: s
       <h2 id={`${id}-title`}>Invitations</h2>
       <QueryState query={invitations} what="the invitations" isEmpty={(list) => list.length === 0} empty={<p>No pending invitations.</p>}>
         {(list) => (
-          <ul className="teams-list" aria-label="Pending invitations">
+          <ul className="dashboard-list" aria-label="Pending invitations">
             {list.map((invitation) => (
               <li key={invitation.id}>
                 <span>
@@ -53,7 +55,7 @@ export function TeamInvitationsCard({ projectId, admin, teamId }: { projectId: s
                 </span>
                 <button
                   type="button"
-                  className="dashboard-secondary teams-small-button"
+                  className="dashboard-secondary dashboard-small-button"
                   onClick={() => (revoke.reset(), setRevoking(invitation))}
                   aria-label={`Revoke the invitation of ${invitation.recipientEmail}`}
                 >
@@ -66,7 +68,7 @@ export function TeamInvitationsCard({ projectId, admin, teamId }: { projectId: s
       </QueryState>
       <form className="dashboard-form" onSubmit={submit} noValidate aria-labelledby={`${id}-send`}>
         <h3 id={`${id}-send`}>Invite someone</h3>
-        <div className="teams-inline-form">
+        <div className="dashboard-inline-form">
           <div className="dashboard-field">
             <label htmlFor={`${id}-email`}>Email address</label>
             <input
@@ -86,11 +88,7 @@ export function TeamInvitationsCard({ projectId, admin, teamId }: { projectId: s
         <span id={`${id}-email-note`} className={problem ? "dashboard-error" : "dashboard-muted"}>
           {problem ?? "They get an email with a link; once signed in, they join with the team-member default permissions."}
         </span>
-        {send.isError ? (
-          <p role="alert" className="dashboard-error">
-            Could not send the invitation: {errorMessage(send.error)}
-          </p>
-        ) : null}
+        <FailureAlert action="send the invitation" error={send.error} />
         {send.isSuccess ? <p role="status">Invitation sent.</p> : null}
       </form>
       <ConfirmDialog

@@ -4,9 +4,11 @@ import { Link } from "@tanstack/react-router";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
+import { SimpleTable } from "../../../components/simple-table.js";
+import { errorMessage } from "../../../error-message.js";
 import { AddMemberForm } from "./add-member-form.js";
 import { memberLabel } from "./member-label.js";
-import { errorMessage, teamKeys } from "./team-queries.js";
+import { teamKeys } from "./team-queries.js";
 
 export function useTeamMembers(projectId: string, admin: AdminApp, teamId: string) {
   return useQuery({ queryKey: teamKeys.members(projectId, teamId), queryFn: () => admin.listServerTeamMembers(teamId) });
@@ -41,46 +43,35 @@ export function TeamMembersCard({ projectId, admin, teamId }: { projectId: strin
             {list.length === 0 ? (
               <p>This team has no members yet.</p>
             ) : (
-              <div className="dashboard-table-scroll teams-scroll">
-                <table className="dashboard-table">
-                  <caption className="teams-visually-hidden">The team's members</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Email</th>
-                      <th scope="col">User id</th>
-                      <th scope="col">
-                        <span className="teams-visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((member) => (
-                      <tr key={member.userId}>
-                        <td>
-                          <Link to="/projects/$projectId/users/$userId" params={{ projectId, userId: member.userId }}>
-                            {memberLabel(member)}
-                          </Link>
-                        </td>
-                        <td>{member.user.primaryEmail ?? <span className="dashboard-muted">None</span>}</td>
-                        <td>
-                          <code className="dashboard-code">{member.userId}</code>
-                        </td>
-                        <td>
-                          <button
-                            type="button"
-                            className="dashboard-secondary teams-small-button"
-                            onClick={() => (remove.reset(), setRemoving(member))}
-                            aria-label={`Remove ${memberLabel(member)}`}
-                          >
-                            Remove
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <SimpleTable
+                columns={["Name", "Email", "User id", <span className="dashboard-visually-hidden">Actions</span>]}
+                caption="The team's members"
+                scrollClassName="teams-scroll"
+              >
+                {list.map((member) => (
+                  <tr key={member.userId}>
+                    <td>
+                      <Link to="/projects/$projectId/users/$userId" params={{ projectId, userId: member.userId }}>
+                        {memberLabel(member)}
+                      </Link>
+                    </td>
+                    <td>{member.user.primaryEmail ?? <span className="dashboard-muted">None</span>}</td>
+                    <td>
+                      <code className="dashboard-code">{member.userId}</code>
+                    </td>
+                    <td>
+                      <button
+                        type="button"
+                        className="dashboard-secondary dashboard-small-button"
+                        onClick={() => (remove.reset(), setRemoving(member))}
+                        aria-label={`Remove ${memberLabel(member)}`}
+                      >
+                        Remove
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </SimpleTable>
             )}
             <AddMemberForm projectId={projectId} admin={admin} teamId={teamId} members={list} onAdded={refresh} />
           </>

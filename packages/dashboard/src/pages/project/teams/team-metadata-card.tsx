@@ -1,8 +1,10 @@
 import type { AdminApp, ServerTeam } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
-import { metadataText, metadataToText } from "./team-forms.js";
-import { errorMessage, teamKeys } from "./team-queries.js";
+import { FailureAlert } from "../../../components/failure-alert.js";
+import { MetadataField } from "../../../components/metadata-field.js";
+import { metadataText, parseMetadata } from "../../../metadata-json.js";
+import { teamKeys } from "./team-queries.js";
 
 const FIELDS = [
   { name: "clientMetadata", label: "Client metadata", hint: "Members read and change it from the app." },
@@ -16,9 +18,9 @@ export function TeamMetadataCard({ projectId, admin, team }: { projectId: string
   const id = useId();
   const queryClient = useQueryClient();
   const [texts, setTexts] = useState<Record<Field, string>>(() => ({
-    clientMetadata: metadataToText(team.clientMetadata),
-    clientReadOnlyMetadata: metadataToText(team.clientReadOnlyMetadata),
-    serverMetadata: metadataToText(team.serverMetadata),
+    clientMetadata: metadataText(team.clientMetadata),
+    clientReadOnlyMetadata: metadataText(team.clientReadOnlyMetadata),
+    serverMetadata: metadataText(team.serverMetadata),
   }));
   const [problems, setProblems] = useState<Partial<Record<Field, string>>>({});
   const save = useMutation({
@@ -31,9 +33,9 @@ export function TeamMetadataCard({ projectId, admin, team }: { projectId: string
     const values: Partial<Record<Field, unknown>> = {};
     const found: Partial<Record<Field, string>> = {};
     for (const { name } of FIELDS) {
-      const parsed = metadataText.safeParse(texts[name]);
-      if (parsed.success) values[name] = parsed.data;
-      else found[name] = parsed.error.issues[0]?.message ?? "This is not valid JSON.";
+      const parsed = parseMetadata(texts[name]);
+      if (parsed.ok) values[name] = parsed.value;
+      else found[name] = parsed.problem;
     }
     setProblems(found);
     if (Object.keys(found).length === 0) save.mutate(values as Record<Field, unknown>);
@@ -42,28 +44,19 @@ export function TeamMetadataCard({ projectId, admin, team }: { projectId: string
   return (
     <section className="dashboard-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Metadata</h2>
-      <form className="dashboard-form teams-metadata" onSubmit={submit} noValidate>
+      <form className="dashboard-form" onSubmit={submit} noValidate>
         {FIELDS.map(({ name, label, hint }) => (
-          <div className="dashboard-field" key={name}>
-            <label htmlFor={`${id}-${name}`}>{label}</label>
-            <textarea
-              id={`${id}-${name}`}
-              value={texts[name]}
-              spellCheck={false}
-              onChange={(event) => setTexts({ ...texts, [name]: event.target.value })}
-              aria-invalid={problems[name] ? true : undefined}
-              aria-describedby={`${id}-${name}-note`}
-            />
-            <span id={`${id}-${name}-note`} className={problems[name] ? "dashboard-error" : "dashboard-muted"}>
-              {problems[name] ?? `${hint} Any JSON value; leave it empty for none.`}
-            </span>
-          </div>
+          <MetadataField
+            key={name}
+            id={`${id}-${name}`}
+            label={label}
+            hint={`${hint} Any JSON value; leave it empty for none.`}
+            text={texts[name]}
+            problem={problems[name]}
+            onChange={(text) => setTexts({ ...texts, [name]: text })}
+          />
         ))}
-        {save.isError ? (
-          <p role="alert" className="dashboard-error">
-            Could not save the metadata: {errorMessage(save.error)}
-          </p>
-        ) : null}
+        <FailureAlert action="save the metadata" error={save.error} />
         {save.isSuccess && !save.isPending ? <p role="status">Metadata saved.</p> : null}
         <button type="submit" disabled={save.isPending}>
           {save.isPending ? "Saving…" : "Save metadata"}

@@ -2,10 +2,13 @@ import type { AdminApp, TeamPermissionGrant } from "@latchkey/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
+import { SimpleTable } from "../../../components/simple-table.js";
+import { errorMessage } from "../../../error-message.js";
 import { memberLabel } from "./member-label.js";
 import { useTeamMembers } from "./team-members-card.js";
-import { errorMessage, permissionDefinitionsKey, teamKeys } from "./team-queries.js";
+import { permissionDefinitionsKey, teamKeys } from "./team-queries.js";
 
 /**
  * Each member's team permissions granted directly in this team (those contained in them follow), granted
@@ -57,50 +60,39 @@ export function TeamPermissionsCard({ projectId, admin, teamId }: { projectId: s
             <QueryState query={grants} what="the members' permissions">
               {(grantList) => (
                 <>
-                  <div className="dashboard-table-scroll teams-scroll">
-                    <table className="dashboard-table">
-                      <caption className="teams-visually-hidden">Permissions granted directly to each member</caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Member</th>
-                          <th scope="col">Granted permissions</th>
+                  <SimpleTable columns={["Member", "Granted permissions"]} caption="Permissions granted directly to each member" scrollClassName="teams-scroll">
+                    {memberList.map((m) => {
+                      const own = grantList.filter((g) => g.userId === m.userId);
+                      return (
+                        <tr key={m.userId}>
+                          <td>{memberLabel(m)}</td>
+                          <td>
+                            {own.length === 0 ? (
+                              <span className="dashboard-muted">None</span>
+                            ) : (
+                              <ul className="teams-chips" aria-label={`Permissions of ${memberLabel(m)}`}>
+                                {own.map((g) => (
+                                  <li key={g.permissionId} className="teams-chip">
+                                    {g.permissionId}
+                                    <button
+                                      type="button"
+                                      onClick={() => (revoke.reset(), setRevoking(g))}
+                                      aria-label={`Revoke ${g.permissionId} from ${memberLabel(m)}`}
+                                    >
+                                      ×
+                                    </button>
+                                  </li>
+                                ))}
+                              </ul>
+                            )}
+                          </td>
                         </tr>
-                      </thead>
-                      <tbody>
-                        {memberList.map((m) => {
-                          const own = grantList.filter((g) => g.userId === m.userId);
-                          return (
-                            <tr key={m.userId}>
-                              <td>{memberLabel(m)}</td>
-                              <td>
-                                {own.length === 0 ? (
-                                  <span className="dashboard-muted">None</span>
-                                ) : (
-                                  <ul className="teams-chips" aria-label={`Permissions of ${memberLabel(m)}`}>
-                                    {own.map((g) => (
-                                      <li key={g.permissionId} className="teams-chip">
-                                        {g.permissionId}
-                                        <button
-                                          type="button"
-                                          onClick={() => (revoke.reset(), setRevoking(g))}
-                                          aria-label={`Revoke ${g.permissionId} from ${memberLabel(m)}`}
-                                        >
-                                          ×
-                                        </button>
-                                      </li>
-                                    ))}
-                                  </ul>
-                                )}
-                              </td>
-                            </tr>
-                          );
-                        })}
-                      </tbody>
-                    </table>
-                  </div>
+                      );
+                    })}
+                  </SimpleTable>
                   <form className="dashboard-form" onSubmit={submit} noValidate aria-labelledby={`${id}-grant`}>
                     <h3 id={`${id}-grant`}>Grant a permission</h3>
-                    <div className="teams-inline-form">
+                    <div className="dashboard-inline-form">
                       <div className="dashboard-field">
                         <label htmlFor={`${id}-member`}>Member</label>
                         <select id={`${id}-member`} value={member} onChange={(event) => setMember(event.target.value)}>
@@ -132,16 +124,8 @@ export function TeamPermissionsCard({ projectId, admin, teamId }: { projectId: s
                         {problem}
                       </p>
                     ) : null}
-                    {definitions.isError ? (
-                      <p role="alert" className="dashboard-error">
-                        Could not load the team permissions: {errorMessage(definitions.error)}
-                      </p>
-                    ) : null}
-                    {grant.isError ? (
-                      <p role="alert" className="dashboard-error">
-                        Could not grant the permission: {errorMessage(grant.error)}
-                      </p>
-                    ) : null}
+                    <FailureAlert action="load the team permissions" error={definitions.error} />
+                    <FailureAlert action="grant the permission" error={grant.error} />
                   </form>
                 </>
               )}

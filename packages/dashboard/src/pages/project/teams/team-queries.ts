@@ -1,4 +1,3 @@
-import { HttpStatusError } from "@latchkey/core";
 import { projectKey } from "../../../project-admin.js";
 
 /**
@@ -14,12 +13,3 @@ export const teamKeys = {
 };
 
 export const permissionDefinitionsKey = (projectId: string, scope: "team" | "project") => [...projectKey(projectId), "permission-definitions", scope] as const;
-
-/** The admin view of the project, as the project layout reads it (the defaults live in its config). */
-export const adminProjectKey = (projectId: string) => [...projectKey(projectId), "project"] as const;
-
-/** What to tell the owner when the server refused: its own message (a plain-text refusal's body, if any). */
-export function errorMessage(error: unknown): string {
-  if (error instanceof HttpStatusError) return error.body.trim() || error.message;
-  return error instanceof Error ? error.message : String(error);
-}

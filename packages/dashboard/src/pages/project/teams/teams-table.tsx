@@ -10,6 +10,8 @@ import {
 } from "@tanstack/react-table";
 import { Link } from "@tanstack/react-router";
 import { useId } from "react";
+import { DataTable } from "../../../components/data-table.js";
+import { SearchField } from "../../../components/search-field.js";
 
 /**
  * The project's teams as a TanStack table (v9) with a search box. `GET /teams` has neither paging nor search,
@@ -44,49 +46,20 @@ export function TeamsTable({ projectId, teams }: { projectId: string; teams: Ser
 
   return (
     <>
-      <div className="dashboard-field teams-search">
-        <label htmlFor={`${id}-search`}>Search teams</label>
-        <input
-          id={`${id}-search`}
-          type="search"
-          value={table.state.globalFilter ?? ""}
-          onChange={(event) => table.setGlobalFilter(event.target.value)}
-          placeholder="Name or id"
-          aria-controls={`${id}-table`}
-        />
-      </div>
+      <SearchField
+        id={`${id}-search`}
+        label="Search teams"
+        value={table.state.globalFilter ?? ""}
+        onChange={(value) => table.setGlobalFilter(value)}
+        placeholder="Name or id"
+        controls={`${id}-table`}
+      />
       <p className="dashboard-muted" role="status">
         {table.state.globalFilter
           ? `${rows.length} of ${teams.length} ${rows.length === 1 ? "team matches" : "teams match"} the search.`
           : `${teams.length} ${teams.length === 1 ? "team" : "teams"}.`}
       </p>
-      <div className="dashboard-table-scroll teams-scroll">
-        <table className="dashboard-table" id={`${id}-table`}>
-          <caption className="teams-visually-hidden">The project's teams</caption>
-          <thead>
-            {table.getHeaderGroups().map((group) => (
-              <tr key={group.id}>
-                {group.headers.map((header) => (
-                  <th key={header.id} scope="col">
-                    <table.FlexRender header={header} />
-                  </th>
-                ))}
-              </tr>
-            ))}
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id}>
-                {row.getAllCells().map((cell) => (
-                  <td key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable table={table} id={`${id}-table`} scrollClassName="teams-scroll" caption="The project's teams" />
       {rows.length === 0 ? <p>No team matches this search.</p> : null}
     </>
   );

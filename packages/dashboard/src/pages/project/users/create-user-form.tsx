@@ -2,10 +2,12 @@ import type { ServerUser } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useId, useState, type FormEvent } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
+import { TextField } from "../../../components/text-field.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { errorMessage } from "./error-message.js";
-import { formErrors, userCreateForm, type UserCreateInput, type UserCreateValues } from "./user-forms.js";
+import { useCheckedInput } from "../../../use-checked-input.js";
 import { userName } from "./user-display.js";
+import { userCreateForm, type UserCreateInput, type UserCreateValues } from "./user-forms.js";
 import { usersKey } from "./user-queries.js";
 
 const EMPTY: UserCreateInput = { email: "", password: "", displayName: "" };
@@ -18,8 +20,7 @@ export function CreateUserForm({ projectId }: { projectId: string }) {
   const admin = useProjectAdmin(projectId);
   const queryClient = useQueryClient();
   const id = useId();
-  const [input, setInput] = useState<UserCreateInput>(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<keyof UserCreateInput, string>>>({});
+  const { input, setInput, errors, submitWith } = useCheckedInput(userCreateForm, EMPTY);
   const [created, setCreated] = useState<ServerUser | null>(null);
   const create = useMutation({
     mutationFn: (values: UserCreateValues) =>
@@ -31,37 +32,24 @@ export function CreateUserForm({ projectId }: { projectId: string }) {
     },
   });
 
+  const send = submitWith((values) => create.mutate(values));
   function submit(event: FormEvent) {
-    event.preventDefault();
     setCreated(null);
-    const parsed = userCreateForm.safeParse(input);
-    setErrors(parsed.success ? {} : formErrors<UserCreateInput>(parsed.error));
-    if (parsed.success) create.mutate(parsed.data);
+    send(event);
   }
 
   const field = (name: keyof UserCreateInput, label: string, options: { type?: string; autoComplete?: string; hint?: string } = {}) => (
-    <div className="dashboard-field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        name={name}
-        type={options.type ?? "text"}
-        autoComplete={options.autoComplete ?? "off"}
-        value={input[name]}
-        onChange={(event) => setInput({ ...input, [name]: event.target.value })}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${id}-${name}-error` : options.hint ? `${id}-${name}-hint` : undefined}
-      />
-      {errors[name] ? (
-        <span id={`${id}-${name}-error`} className="dashboard-error">
-          {errors[name]}
-        </span>
-      ) : options.hint ? (
-        <span id={`${id}-${name}-hint`} className="dashboard-muted">
-          {options.hint}
-        </span>
-      ) : null}
-    </div>
+    <TextField
+      id={`${id}-${name}`}
+      name={name}
+      label={label}
+      type={options.type ?? "text"}
+      autoComplete={options.autoComplete ?? "off"}
+      hint={options.hint}
+      error={errors[name]}
+      value={input[name]}
+      onChange={(value) => setInput({ ...input, [name]: value })}
+    />
   );
 
   return (
@@ -71,11 +59,7 @@ export function CreateUserForm({ projectId }: { projectId: string }) {
         {field("email", "Email", { type: "email" })}
         {field("password", "Password", { type: "password", autoComplete: "new-password", hint: "Optional: without one, the user signs in another way (e.g. an email code)." })}
         {field("displayName", "Display name", { hint: "Optional." })}
-        {create.isError ? (
-          <p role="alert" className="dashboard-error">
-            Could not create the user: {errorMessage(create.error)}
-          </p>
-        ) : null}
+        <FailureAlert action="create the user" error={create.error} />
         {created ? (
           <p role="status">
             Created{" "}

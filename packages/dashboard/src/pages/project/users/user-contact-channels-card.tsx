@@ -1,8 +1,9 @@
 import type { ContactChannel, UserContactChannelUpdate } from "@latchkey/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
+import { SimpleTable } from "../../../components/simple-table.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { errorMessage } from "./error-message.js";
 import { VerifiedLabel } from "./user-display.js";
 import { userPartKey, usersKey } from "./user-queries.js";
 
@@ -25,59 +26,43 @@ export function UserContactChannelsCard({ projectId, userId }: { projectId: stri
       <h2 id="user-channels-title">Emails</h2>
       <QueryState query={channels} what="the user's emails" isEmpty={(items) => items.length === 0} empty={<p>This user has no email addresses.</p>}>
         {(items) => (
-          <div className="dashboard-table-scroll">
-            <table className="dashboard-table users-table-medium">
-              <caption className="users-visually-hidden">The user's email addresses</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Email</th>
-                  <th scope="col">Used to sign in</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((channel) => (
-                  <tr key={channel.id}>
-                    <td>
-                      {channel.value} {channel.isPrimary ? <span className="users-tag users-tag-ok">Primary</span> : null} <VerifiedLabel verified={channel.isVerified} />
-                    </td>
-                    <td>{channel.usedForAuth ? "Yes" : "No"}</td>
-                    <td>
-                      <div className="users-row-actions">
-                        <button
-                          type="button"
-                          className="dashboard-secondary users-small-button"
-                          disabled={update.isPending}
-                          onClick={() => update.mutate({ channel, change: { isVerified: !channel.isVerified } })}
-                          aria-label={`${channel.isVerified ? "Mark unverified" : "Mark verified"}: ${channel.value}`}
-                        >
-                          {channel.isVerified ? "Mark unverified" : "Mark verified"}
-                        </button>
-                        {channel.isPrimary ? null : (
-                          <button
-                            type="button"
-                            className="dashboard-secondary users-small-button"
-                            disabled={update.isPending}
-                            onClick={() => update.mutate({ channel, change: { isPrimary: true } })}
-                            aria-label={`Make primary: ${channel.value}`}
-                          >
-                            Make primary
-                          </button>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <SimpleTable columns={["Email", "Used to sign in", "Actions"]} caption="The user's email addresses" className="users-table-medium">
+            {items.map((channel) => (
+              <tr key={channel.id}>
+                <td>
+                  {channel.value} {channel.isPrimary ? <span className="users-tag users-tag-ok">Primary</span> : null} <VerifiedLabel verified={channel.isVerified} />
+                </td>
+                <td>{channel.usedForAuth ? "Yes" : "No"}</td>
+                <td>
+                  <div className="users-row-actions">
+                    <button
+                      type="button"
+                      className="dashboard-secondary dashboard-small-button"
+                      disabled={update.isPending}
+                      onClick={() => update.mutate({ channel, change: { isVerified: !channel.isVerified } })}
+                      aria-label={`${channel.isVerified ? "Mark unverified" : "Mark verified"}: ${channel.value}`}
+                    >
+                      {channel.isVerified ? "Mark unverified" : "Mark verified"}
+                    </button>
+                    {channel.isPrimary ? null : (
+                      <button
+                        type="button"
+                        className="dashboard-secondary dashboard-small-button"
+                        disabled={update.isPending}
+                        onClick={() => update.mutate({ channel, change: { isPrimary: true } })}
+                        aria-label={`Make primary: ${channel.value}`}
+                      >
+                        Make primary
+                      </button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </SimpleTable>
         )}
       </QueryState>
-      {update.isError ? (
-        <p role="alert" className="dashboard-error">
-          Could not change the email: {errorMessage(update.error)}
-        </p>
-      ) : null}
+      <FailureAlert action="change the email" error={update.error} />
     </section>
   );
 }

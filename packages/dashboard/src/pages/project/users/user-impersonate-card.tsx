@@ -1,8 +1,8 @@
 import { constants } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { errorMessage } from "./error-message.js";
 import { userPartKey } from "./user-queries.js";
 
 /** How long an impersonation session lasts: long enough to look around, short enough not to linger. */
@@ -47,11 +47,7 @@ export function UserImpersonateCard({ projectId, userId }: { projectId: string; 
       <button type="button" disabled={impersonate.isPending} onClick={() => impersonate.mutate()}>
         {impersonate.isPending ? "Creating session…" : "Impersonate this user"}
       </button>
-      {impersonate.isError ? (
-        <p role="alert" className="dashboard-error">
-          Could not create the session: {errorMessage(impersonate.error)}
-        </p>
-      ) : null}
+      <FailureAlert action="create the session" error={impersonate.error} />
       {snippet ? (
         <div className="dashboard-form">
           <p role="status">Impersonation session created.</p>

@@ -1,9 +1,10 @@
 import type { ServerUser, ServerUserUpdate } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import { MetadataField } from "../../../components/metadata-field.js";
+import { errorMessage } from "../../../error-message.js";
+import { metadataText, parseMetadata } from "../../../metadata-json.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { errorMessage } from "./error-message.js";
-import { metadataText, parseMetadata } from "./user-forms.js";
 import { userKey } from "./user-queries.js";
 
 type MetadataField = "clientMetadata" | "clientReadOnlyMetadata" | "serverMetadata";
@@ -17,7 +18,7 @@ const EDITORS: { field: MetadataField; label: string; hint: string }[] = [
 /** The user's three metadata objects, each edited as JSON and checked before it is sent. */
 export function UserMetadataCard({ projectId, user }: { projectId: string; user: ServerUser }) {
   return (
-    <section className="dashboard-card users-metadata" aria-labelledby="user-metadata-title">
+    <section className="dashboard-card" aria-labelledby="user-metadata-title">
       <h2 id="user-metadata-title">Metadata</h2>
       <p className="dashboard-muted">JSON your app keeps about the user. Leave a box blank for none.</p>
       <div className="dashboard-form">
@@ -50,25 +51,7 @@ function MetadataEditor({ projectId, user, field, label, hint }: { projectId: st
 
   return (
     <form className="dashboard-form" onSubmit={submit} noValidate>
-      <div className="dashboard-field">
-        <label htmlFor={`${id}-json`}>{label}</label>
-        <textarea
-          id={`${id}-json`}
-          value={text}
-          spellCheck={false}
-          onChange={(event) => setText(event.target.value)}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={`${id}-hint${problem ? ` ${id}-problem` : ""}`}
-        />
-        <span id={`${id}-hint`} className="dashboard-muted">
-          {hint}
-        </span>
-        {problem ? (
-          <span id={`${id}-problem`} role="alert" className="dashboard-error">
-            {problem}
-          </span>
-        ) : null}
-      </div>
+      <MetadataField id={`${id}-json`} label={label} hint={hint} text={text} problem={problem} onChange={setText} />
       {save.isError ? (
         <p role="alert" className="dashboard-error">
           Could not save the {label.toLowerCase()}: {errorMessage(save.error)}

@@ -2,9 +2,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useId, useState, type FormEvent } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
+import { errorMessage } from "../../../error-message.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { errorMessage } from "./error-message.js";
 import { userPartKey, usersKey } from "./user-queries.js";
 
 /**
@@ -46,11 +47,11 @@ export function UserPermissionsCard({ projectId, userId }: { projectId: string; 
       <h2 id={`${id}-title`}>Project permissions</h2>
       <QueryState query={granted} what="the user's permissions" isEmpty={(items) => items.length === 0} empty={<p>No project permissions are granted to this user.</p>}>
         {(items) => (
-          <ul className="users-list" aria-labelledby={`${id}-title`}>
+          <ul className="dashboard-list" aria-labelledby={`${id}-title`}>
             {items.map((permissionId) => (
               <li key={permissionId}>
                 <code className="dashboard-code">{permissionId}</code>
-                <button type="button" className="dashboard-secondary users-small-button" aria-label={`Revoke ${permissionId}`} onClick={() => (revoke.reset(), setRevoking(permissionId))}>
+                <button type="button" className="dashboard-secondary dashboard-small-button" aria-label={`Revoke ${permissionId}`} onClick={() => (revoke.reset(), setRevoking(permissionId))}>
                   Revoke
                 </button>
               </li>
@@ -67,7 +68,7 @@ export function UserPermissionsCard({ projectId, userId }: { projectId: string; 
           The project defines no project permissions yet: add them on the <Link to="/projects/$projectId/permissions" params={{ projectId }}>Permissions</Link> page.
         </p>
       ) : definitions.isSuccess && grantable.length > 0 ? (
-        <form className="users-inline-form" onSubmit={submit}>
+        <form className="dashboard-inline-form" onSubmit={submit}>
           <div className="dashboard-field">
             <label htmlFor={`${id}-grant`}>Permission to grant</label>
             <select id={`${id}-grant`} value={choice} onChange={(event) => setChoice(event.target.value)}>
@@ -84,11 +85,7 @@ export function UserPermissionsCard({ projectId, userId }: { projectId: string; 
           </button>
         </form>
       ) : null}
-      {grant.isError ? (
-        <p role="alert" className="dashboard-error">
-          Could not grant the permission: {errorMessage(grant.error)}
-        </p>
-      ) : null}
+      <FailureAlert action="grant the permission" error={grant.error} />
       <ConfirmDialog
         open={revoking !== null}
         title={`Revoke ${revoking ?? "the permission"}?`}

@@ -1,8 +1,8 @@
 import type { ServerUser } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import { errorMessage } from "../../../error-message.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { errorMessage } from "./error-message.js";
 import { DateTime, UserAvatar, VerifiedLabel, signInMethods, userName } from "./user-display.js";
 import { displayNameForm } from "./user-forms.js";
 import { userKey, usersKey } from "./user-queries.js";
@@ -16,7 +16,7 @@ export function UserProfileCard({ projectId, user }: { projectId: string; user: 
         <UserAvatar user={user} size="large" />
         <h2 id="user-profile-title">{userName(user)}</h2>
       </div>
-      <dl className="users-facts">
+      <dl className="dashboard-facts">
         <dt>User id</dt>
         <dd>
           <code className="dashboard-code">{user.id}</code>

@@ -9,6 +9,3 @@ export const userListKey = (projectId: string, search: { query: string; cursor: 
 export const userKey = (projectId: string, userId: string) => [...usersKey(projectId), "user", userId] as const;
 /** One part of a user's page (`sessions`, `channels`, …), refreshed on its own after a change there. */
 export const userPartKey = (projectId: string, userId: string, part: string) => [...userKey(projectId, userId), part] as const;
-
-/** The project as the layout loads it (same key), for settings a user's page depends on. */
-export const adminProjectKey = (projectId: string) => [...projectKey(projectId), "project"] as const;

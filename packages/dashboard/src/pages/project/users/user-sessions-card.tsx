@@ -3,8 +3,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
+import { SimpleTable } from "../../../components/simple-table.js";
+import { errorMessage } from "../../../error-message.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { errorMessage } from "./error-message.js";
 import { DateTime } from "./user-display.js";
 import { userPartKey } from "./user-queries.js";
 
@@ -31,38 +32,25 @@ export function UserSessionsCard({ projectId, userId }: { projectId: string; use
       <h2 id="user-sessions-title">Sessions</h2>
       <QueryState query={sessions} what="the user's sessions" isEmpty={(items) => items.length === 0} empty={<p>This user has no active sessions.</p>}>
         {(items) => (
-          <div className="dashboard-table-scroll">
-            <table className="dashboard-table users-table-medium">
-              <caption className="users-visually-hidden">The user's active sessions</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Started</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">From</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {items.map((session) => (
-                  <tr key={session.id}>
-                    <td>
-                      <DateTime value={session.createdAt} />
-                      {session.isImpersonation ? <span className="users-tag">Impersonation</span> : null}
-                    </td>
-                    <td>
-                      <DateTime value={session.lastUsedAt} />
-                    </td>
-                    <td>{sessionOrigin(session)}</td>
-                    <td>
-                      <button type="button" className="dashboard-secondary users-small-button" onClick={() => (revoke.reset(), setRevoking(session))}>
-                        Revoke
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <SimpleTable columns={["Started", "Last used", "From", "Actions"]} caption="The user's active sessions" className="users-table-medium">
+            {items.map((session) => (
+              <tr key={session.id}>
+                <td>
+                  <DateTime value={session.createdAt} />
+                  {session.isImpersonation ? <span className="users-tag">Impersonation</span> : null}
+                </td>
+                <td>
+                  <DateTime value={session.lastUsedAt} />
+                </td>
+                <td>{sessionOrigin(session)}</td>
+                <td>
+                  <button type="button" className="dashboard-secondary dashboard-small-button" onClick={() => (revoke.reset(), setRevoking(session))}>
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </SimpleTable>
         )}
       </QueryState>
       <ConfirmDialog

@@ -13,7 +13,7 @@ export function UserTeamsCard({ projectId, userId }: { projectId: string; userId
       <h2 id="user-teams-title">Teams</h2>
       <QueryState query={teams} what="the user's teams" isEmpty={(items) => items.length === 0} empty={<p>This user is not in any team.</p>}>
         {(items) => (
-          <ul className="users-list" aria-labelledby="user-teams-title">
+          <ul className="dashboard-list" aria-labelledby="user-teams-title">
             {items.map((team) => (
               <li key={team.id}>
                 <Link to="/projects/$projectId/teams/$teamId" params={{ projectId, teamId: team.id }}>

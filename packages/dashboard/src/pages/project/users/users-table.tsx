@@ -3,8 +3,10 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper, tableFeatures, useTable } from "@tanstack/react-table";
 import { useId, useMemo, useState } from "react";
+import { DataTable } from "../../../components/data-table.js";
+import { SearchField } from "../../../components/search-field.js";
+import { errorMessage } from "../../../error-message.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { errorMessage } from "./error-message.js";
 import { USERS_PAGE_SIZE } from "./page-size.js";
 import { useDebounced } from "./use-debounced.js";
 import { DateTime, UserAvatar, VerifiedLabel, signInMethods, userName } from "./user-display.js";
@@ -83,17 +85,14 @@ export function UsersTable({ projectId }: { projectId: string }) {
 
   return (
     <>
-      <div className="dashboard-field users-search">
-        <label htmlFor={`${id}-search`}>Search users</label>
-        <input
-          id={`${id}-search`}
-          type="search"
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-          placeholder="Name, email or id"
-          aria-controls={`${id}-table`}
-        />
-      </div>
+      <SearchField
+        id={`${id}-search`}
+        label="Search users"
+        value={typed}
+        onChange={setTyped}
+        placeholder="Name, email or id"
+        controls={`${id}-table`}
+      />
       {users.isPending ? (
         <p role="status">Loading users…</p>
       ) : users.isError ? (
@@ -107,33 +106,13 @@ export function UsersTable({ projectId }: { projectId: string }) {
         <p role="status">{query ? `No user matches “${query}”.` : "No users yet. Create the first one below."}</p>
       ) : (
         <>
-          <div className="dashboard-table-scroll">
-            <table className="dashboard-table users-table-wide" id={`${id}-table`} aria-busy={users.isFetching}>
-              <caption className="users-visually-hidden">{query ? `Users matching “${query}”, page ${pageNumber}` : `The project's users, page ${pageNumber}`}</caption>
-              <thead>
-                {table.getHeaderGroups().map((group) => (
-                  <tr key={group.id}>
-                    {group.headers.map((header) => (
-                      <th key={header.id} scope="col">
-                        <table.FlexRender header={header} />
-                      </th>
-                    ))}
-                  </tr>
-                ))}
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id}>
-                    {row.getAllCells().map((cell) => (
-                      <td key={cell.id}>
-                        <table.FlexRender cell={cell} />
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            table={table}
+            id={`${id}-table`}
+            className="users-table-wide"
+            busy={users.isFetching}
+            caption={query ? `Users matching “${query}”, page ${pageNumber}` : `The project's users, page ${pageNumber}`}
+          />
           <nav className="users-pager" aria-label="Pages of users">
             <button
               type="button"

@@ -1,9 +1,11 @@
 import type { AdminApp, WebhookEndpoint } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
+import { useId } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
-import { endpointForm, endpointFormErrors, type EndpointFormInput, type EndpointFormValues } from "./endpoint-form.js";
+import { useCheckedInput } from "../../../use-checked-input.js";
 import { EndpointFields } from "./endpoint-fields.js";
+import { endpointForm, type EndpointFormInput, type EndpointFormValues } from "./endpoint-form.js";
 import { useWebhookEventTypes, webhookKeys } from "./webhook-queries.js";
 
 const EMPTY: EndpointFormInput = { url: "", description: "", filterTypes: [] };
@@ -13,8 +15,7 @@ export function AddEndpointForm({ projectId, admin, onAdded }: { projectId: stri
   const id = useId();
   const queryClient = useQueryClient();
   const eventTypes = useWebhookEventTypes(projectId, admin);
-  const [input, setInput] = useState<EndpointFormInput>(EMPTY);
-  const [errors, setErrors] = useState<ReturnType<typeof endpointFormErrors>>({});
+  const { input, setInput, errors, submitWith } = useCheckedInput(endpointForm, EMPTY);
   const create = useMutation({
     mutationFn: (values: EndpointFormValues) =>
       admin.createWebhookEndpoint({
@@ -31,25 +32,14 @@ export function AddEndpointForm({ projectId, admin, onAdded }: { projectId: stri
     },
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = endpointForm.safeParse(input);
-    setErrors(parsed.success ? {} : endpointFormErrors(parsed.error));
-    if (parsed.success) create.mutate(parsed.data);
-  }
-
   return (
     <section className="dashboard-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Add an endpoint</h2>
       <QueryState query={eventTypes} what="the event types">
         {(types) => (
-          <form onSubmit={submit} noValidate className="dashboard-form">
+          <form onSubmit={submitWith((values) => create.mutate(values))} noValidate className="dashboard-form">
             <EndpointFields input={input} onChange={setInput} errors={errors} eventTypes={types} />
-            {create.isError ? (
-              <p role="alert" className="dashboard-error">
-                Could not add the endpoint: {create.error.message}
-              </p>
-            ) : null}
+            <FailureAlert action="add the endpoint" error={create.error} />
             <button type="submit" disabled={create.isPending}>
               {create.isPending ? "Adding…" : "Add endpoint"}
             </button>

@@ -1,7 +1,9 @@
 import type { AdminApp, WebhookDeliveryStatus, WebhookEndpointMessage } from "@latchkey/core";
 import { keepPreviousData, useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
+import { SimpleTable } from "../../../components/simple-table.js";
 import { isAboutToChange, useEndpointMessages, useRefreshDeliveries, webhookKeys } from "./webhook-queries.js";
 
 const STATUS_LABELS: Record<WebhookDeliveryStatus, string> = {
@@ -106,45 +108,27 @@ function DeliveryDetails({
       <h3>Attempts</h3>
       <QueryState query={attempts} what="the attempts" isEmpty={(list) => list.length === 0} empty={<p>No attempt yet: it is about to be sent.</p>}>
         {(list) => (
-          <div className="dashboard-table-scroll" tabIndex={0} role="region" aria-label={`Attempts of ${message.id}`}>
-            <table className="dashboard-table">
-              <thead>
-                <tr>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Time</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">Status code</th>
-                  <th scope="col">Response</th>
-                  <th scope="col">Duration</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((attempt, index) => (
-                  <tr key={attempt.id}>
-                    <td>{list.length - index}</td>
-                    <td className="webhooks-nowrap">
-                      <time dateTime={attempt.attemptedAt.toISOString()}>{attempt.attemptedAt.toLocaleString()}</time>
-                    </td>
-                    <td>
-                      <DeliveryStatus status={attempt.succeeded ? "success" : "fail"} />
-                    </td>
-                    <td>{attempt.responseStatusCode === 0 ? "No answer" : attempt.responseStatusCode}</td>
-                    <td>
-                      <code className="webhooks-response">{attempt.response || "(empty)"}</code>
-                    </td>
-                    <td className="webhooks-nowrap">{attempt.responseDurationMs} ms</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <SimpleTable columns={["Attempt", "Time", "Result", "Status code", "Response", "Duration"]} region={`Attempts of ${message.id}`}>
+            {list.map((attempt, index) => (
+              <tr key={attempt.id}>
+                <td>{list.length - index}</td>
+                <td className="webhooks-nowrap">
+                  <time dateTime={attempt.attemptedAt.toISOString()}>{attempt.attemptedAt.toLocaleString()}</time>
+                </td>
+                <td>
+                  <DeliveryStatus status={attempt.succeeded ? "success" : "fail"} />
+                </td>
+                <td>{attempt.responseStatusCode === 0 ? "No answer" : attempt.responseStatusCode}</td>
+                <td>
+                  <code className="webhooks-response">{attempt.response || "(empty)"}</code>
+                </td>
+                <td className="webhooks-nowrap">{attempt.responseDurationMs} ms</td>
+              </tr>
+            ))}
+          </SimpleTable>
         )}
       </QueryState>
-      {resend.isError ? (
-        <p role="alert" className="dashboard-error">
-          Could not resend the message: {resend.error.message}
-        </p>
-      ) : null}
+      <FailureAlert action="resend the message" error={resend.error} />
       {canResend ? (
         <button type="button" onClick={() => resend.mutate()} disabled={resend.isPending}>
           {resend.isPending ? "Resending…" : "Resend"}

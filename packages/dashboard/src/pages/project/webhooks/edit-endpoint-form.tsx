@@ -1,9 +1,10 @@
 import type { AdminApp, WebhookEndpoint } from "@latchkey/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
-import { endpointForm, endpointFormErrors, type EndpointFormInput, type EndpointFormValues } from "./endpoint-form.js";
+import { useCheckedInput } from "../../../use-checked-input.js";
 import { EndpointFields } from "./endpoint-fields.js";
+import { endpointForm, type EndpointFormValues } from "./endpoint-form.js";
 import { useWebhookEventTypes, webhookKeys } from "./webhook-queries.js";
 
 /** Changes an endpoint's URL, description and event filter; `onDone` closes the form (saved or cancelled). */
@@ -20,12 +21,11 @@ export function EditEndpointForm({
 }) {
   const queryClient = useQueryClient();
   const eventTypes = useWebhookEventTypes(projectId, admin);
-  const [input, setInput] = useState<EndpointFormInput>({
+  const { input, setInput, errors, submitWith } = useCheckedInput(endpointForm, {
     url: endpoint.url,
     description: endpoint.description,
     filterTypes: endpoint.filterTypes ?? [],
   });
-  const [errors, setErrors] = useState<ReturnType<typeof endpointFormErrors>>({});
   const save = useMutation({
     // No event type ticked: every event type (null clears the filter; left out, it would stay).
     mutationFn: (values: EndpointFormValues) =>
@@ -43,23 +43,12 @@ export function EditEndpointForm({
     },
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = endpointForm.safeParse(input);
-    setErrors(parsed.success ? {} : endpointFormErrors(parsed.error));
-    if (parsed.success) save.mutate(parsed.data);
-  }
-
   return (
     <QueryState query={eventTypes} what="the event types">
       {(types) => (
-        <form onSubmit={submit} noValidate className="dashboard-form" aria-label="Edit the endpoint">
+        <form onSubmit={submitWith((values) => save.mutate(values))} noValidate className="dashboard-form" aria-label="Edit the endpoint">
           <EndpointFields input={input} onChange={setInput} errors={errors} eventTypes={types} />
-          {save.isError ? (
-            <p role="alert" className="dashboard-error">
-              Could not save the endpoint: {save.error.message}
-            </p>
-          ) : null}
+          <FailureAlert action="save the endpoint" error={save.error} />
           <div className="dashboard-actions">
             <button type="button" className="dashboard-secondary" onClick={onDone}>
               Cancel

@@ -82,7 +82,7 @@ function EndpointSummary({ projectId, admin, endpoint }: { projectId: string; ad
         <EditEndpointForm projectId={projectId} admin={admin} endpoint={endpoint} onDone={() => setEditing(false)} />
       ) : (
         <>
-          <dl className="webhooks-facts">
+          <dl className="dashboard-facts">
             <dt>Description</dt>
             <dd>{endpoint.description || "None"}</dd>
             <dt>Events</dt>

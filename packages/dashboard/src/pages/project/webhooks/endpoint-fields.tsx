@@ -1,6 +1,7 @@
 import type { WebhookEventType } from "@latchkey/core";
 import { useId } from "react";
-import type { EndpointFormInput, endpointFormErrors } from "./endpoint-form.js";
+import { TextField } from "../../../components/text-field.js";
+import type { EndpointFormInput } from "./endpoint-form.js";
 import { EventTypeCheckboxes } from "./event-type-checkboxes.js";
 
 /** The fields of the add and edit endpoint forms: URL, description and event filter, each with its problem. */
@@ -12,31 +13,20 @@ export function EndpointFields({
 }: {
   input: EndpointFormInput;
   onChange: (input: EndpointFormInput) => void;
-  errors: ReturnType<typeof endpointFormErrors>;
+  errors: Partial<Record<keyof EndpointFormInput, string>>;
   eventTypes: WebhookEventType[];
 }) {
   const id = useId();
   const field = (name: "url" | "description", label: string, hint: string, extra: { type?: string; inputMode?: "url"; placeholder?: string } = {}) => (
-    <div className="dashboard-field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        {...extra}
-        value={input[name]}
-        onChange={(event) => onChange({ ...input, [name]: event.target.value })}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={`${id}-${name}-${errors[name] ? "error" : "hint"}`}
-      />
-      {errors[name] ? (
-        <span id={`${id}-${name}-error`} className="dashboard-error">
-          {errors[name]}
-        </span>
-      ) : (
-        <span id={`${id}-${name}-hint`} className="dashboard-muted">
-          {hint}
-        </span>
-      )}
-    </div>
+    <TextField
+      id={`${id}-${name}`}
+      {...extra}
+      label={label}
+      hint={hint}
+      error={errors[name]}
+      value={input[name]}
+      onChange={(value) => onChange({ ...input, [name]: value })}
+    />
   );
   return (
     <>

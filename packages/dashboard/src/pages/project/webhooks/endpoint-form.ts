@@ -22,12 +22,5 @@ export const endpointForm = z.object({
 export type EndpointFormInput = z.input<typeof endpointForm>;
 export type EndpointFormValues = z.output<typeof endpointForm>;
 
-/** Each field's first problem, by field name; empty when the form is valid. */
-export function endpointFormErrors(error: z.ZodError): Partial<Record<keyof EndpointFormInput, string>> {
-  const errors: Partial<Record<keyof EndpointFormInput, string>> = {};
-  for (const issue of error.issues) errors[issue.path[0] as keyof EndpointFormInput] ??= issue.message;
-  return errors;
-}
-
 /** An endpoint's event filter in words. */
 export const describeFilter = (filterTypes: string[] | null) => (filterTypes === null ? "All events" : filterTypes.join(", "));

@@ -1,6 +1,7 @@
 import type { AdminApp, WebhookEndpoint } from "@latchkey/core";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
 import { useRefreshDeliveries, useWebhookEventTypes } from "./webhook-queries.js";
 
@@ -37,11 +38,7 @@ export function SendTestEvent({ projectId, admin, endpoint }: { projectId: strin
                 ))}
               </select>
             </div>
-            {send.isError ? (
-              <p role="alert" className="dashboard-error">
-                Could not send the test event: {send.error.message}
-              </p>
-            ) : null}
+            <FailureAlert action="send the test event" error={send.error} />
             <p role="status" className="dashboard-muted">
               {send.isSuccess ? `A test ${send.variables} event is on its way; it is listed under Deliveries.` : ""}
             </p>
