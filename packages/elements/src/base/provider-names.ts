@@ -1,24 +1,10 @@
 import { html, type TemplateResult } from "lit-html";
+import { OAUTH_PROVIDER_NAMES } from "@latchkey/protocol/oauth-providers";
 import { msg, str } from "./i18n.js";
 
-/** Display names of the OAuth providers the protocol knows; unknown ids are shown capitalised. */
-const NAMES: Record<string, string> = {
-  github: "GitHub",
-  gitlab: "GitLab",
-  google: "Google",
-  microsoft: "Microsoft",
-  facebook: "Facebook",
-  discord: "Discord",
-  spotify: "Spotify",
-  apple: "Apple",
-  bitbucket: "Bitbucket",
-  linkedin: "LinkedIn",
-  x: "X",
-  twitch: "Twitch",
-};
-
+/** A provider's display name; unknown ids are shown capitalised. */
 export function providerName(id: string): string {
-  return NAMES[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
+  return OAUTH_PROVIDER_NAMES[id] ?? id.charAt(0).toUpperCase() + id.slice(1);
 }
 
 /**

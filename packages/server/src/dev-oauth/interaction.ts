@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import type { OAuthProviderId } from "@latchkey/protocol/schemas";
-import { PROVIDER_NAMES, type DevOidcProvider } from "./provider.js";
+import { OAUTH_PROVIDER_NAMES } from "@latchkey/protocol/oauth-providers";
+import type { DevOidcProvider } from "./provider.js";
 import { PAGE_HEADERS, signInPage } from "./pages.js";
 
 /**
@@ -23,7 +23,7 @@ export async function handleInteraction(provider: DevOidcProvider, mountPath: st
   }
   const clientId = String(details.params.client_id);
   const form = {
-    providerName: Object.hasOwn(PROVIDER_NAMES, clientId) ? PROVIDER_NAMES[clientId as OAuthProviderId] : clientId,
+    providerName: (Object.hasOwn(OAUTH_PROVIDER_NAMES, clientId) && OAUTH_PROVIDER_NAMES[clientId]) || clientId,
     action: `${mountPath}/interaction/${uid}`,
   };
 

@@ -2,7 +2,7 @@
 import { generateKeyPair, randomBytes } from "node:crypto";
 import { promisify } from "node:util";
 import type { Provider as OidcProvider } from "oidc-provider";
-import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/protocol/schemas";
+import { OAUTH_PROVIDER_IDS } from "@latchkey/protocol/schemas";
 import { createMemoryStore } from "./memory-store.js";
 import { errorPage, PAGE_HEADERS } from "./pages.js";
 
@@ -32,21 +32,6 @@ export interface DevOidcProviderOptions {
   onServerError?: (error: Error) => void;
 }
 
-/** The provider types' names, for the sign-in page's heading. */
-export const PROVIDER_NAMES: Record<OAuthProviderId, string> = {
-  google: "Google",
-  github: "GitHub",
-  microsoft: "Microsoft",
-  spotify: "Spotify",
-  facebook: "Facebook",
-  discord: "Discord",
-  gitlab: "GitLab",
-  bitbucket: "Bitbucket",
-  linkedin: "LinkedIn",
-  apple: "Apple",
-  x: "X",
-  twitch: "Twitch",
-};
 
 const CALLBACK_PATH = /\/auth\/oauth\/callback\/[^/]+$/;
 

@@ -1,21 +1,9 @@
+import { OAUTH_PROVIDER_NAMES } from "@latchkey/protocol/oauth-providers";
 import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/protocol/schemas";
 import { z } from "zod";
 
-/** The providers' names as people know them, in the order the page lists them. */
-export const PROVIDER_NAMES: Record<OAuthProviderId, string> = {
-  google: "Google",
-  github: "GitHub",
-  microsoft: "Microsoft",
-  facebook: "Facebook",
-  spotify: "Spotify",
-  discord: "Discord",
-  gitlab: "GitLab",
-  bitbucket: "Bitbucket",
-  linkedin: "LinkedIn",
-  apple: "Apple",
-  x: "X",
-  twitch: "Twitch",
-};
+/** The providers' names as people know them. */
+export const PROVIDER_NAMES = OAUTH_PROVIDER_NAMES as Record<OAuthProviderId, string>;
 export const PROVIDER_IDS: readonly OAuthProviderId[] = OAUTH_PROVIDER_IDS;
 
 /** A provider entry of the complete config (`auth.oauth.providers.<configId>`), without its write-only secret. */
