@@ -10,7 +10,6 @@ import { sessionFromWire, type UserSession } from "../wire/sessions.js";
 import { userApiKeyFromWire, type UserApiKey } from "../wire/user-api-keys.js";
 import type { OAuthConnection } from "./client-oauth.js";
 import type { AppContext } from "./app-context.js";
-import { connection } from "./client-connected-accounts.js";
 
 /** A user's link to a provider account, as a server sees it: with the provider's account id. */
 export interface UserOAuthLink extends OAuthConnection {
@@ -77,7 +76,15 @@ export function adminUserActions(ctx: AppContext) {
 
     async listUserOAuthLinks(userId: string): Promise<UserOAuthLink[]> {
       const { items } = await ctx.call<{ items: OAuthProviderServerRead[] }>({ method: "GET", path: "/oauth-providers", query: { user_id: userId }, session: null });
-      return items.map((read) => ({ ...connection(read), accountId: read.account_id }));
+      return items.map((read) => ({
+        id: read.id,
+        providerId: read.provider_config_id,
+        type: read.type,
+        email: read.email ?? null,
+        allowSignIn: read.allow_sign_in,
+        allowConnectedAccounts: read.allow_connected_accounts,
+        accountId: read.account_id,
+      }));
     },
 
     /** The user's API keys, revoked ones included (with their revocation time). */

@@ -77,8 +77,7 @@ export function clientConnectedAccountActions(ctx: AppContext, onUserChange: () 
   };
 }
 
-/** A provider link as the app shows it (the server's read adds `account_id`, which admin-user-actions.ts adds). */
-export function connection(read: OAuthProviderClientRead): OAuthConnection {
+function connection(read: OAuthProviderClientRead): OAuthConnection {
   return {
     id: read.id,
     providerId: read.provider_config_id,
