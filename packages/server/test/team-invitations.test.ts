@@ -83,6 +83,29 @@ describe("inviting someone to a team by email", () => {
     expect(pending.body).toEqual({ items: [], is_paginated: false });
   });
 
+  it("names the member who sent it in the mail; an invitation a server sends names nobody", async () => {
+    const project = await teamsProject();
+    const { owner, teamId } = await teamWithOwner(project);
+    const named = await api(server.url, "/users/me", {
+      method: "PATCH",
+      headers: { ...project.headers("client"), "x-stack-access-token": owner.access_token },
+      body: { display_name: "Ada Lovelace" },
+    });
+    expect(named.status).toBe(200);
+
+    const invitedByAda = email();
+    expect((await invite(project, teamId, invitedByAda, { tokens: owner })).status).toBe(200);
+    const fromAda = await smtp.nextMessage(invitedByAda);
+    expect(fromAda.subject).toBe("You have been invited to join Rocket Team");
+    expect(fromAda.html).toContain("Ada Lovelace invited you to Rocket Team");
+
+    const invitedByServer = email();
+    expect((await invite(project, teamId, invitedByServer, { access: "server" })).status).toBe(200);
+    const fromServer = await smtp.nextMessage(invitedByServer);
+    expect(fromServer.html).toContain("You are invited to Rocket Team");
+    expect(fromServer.text).not.toContain("Ada Lovelace");
+  });
+
   it("needs a signed-in member holding $invite_members, a known team and a trusted callback; nothing is mailed otherwise", async () => {
     const project = await teamsProject();
     const { teamId } = await teamWithOwner(project);

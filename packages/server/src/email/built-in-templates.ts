@@ -15,6 +15,8 @@ export interface BuiltInEmailTemplate {
 interface LinkMail {
   /** Variable name → preview value. */
   variables: Record<string, string>;
+  /** Variables a sender may leave out (name → preview value); a present one must be a string too. */
+  optionalVariables?: Record<string, string>;
   /** JSX expression of the subject (may use `project`, `variables`). */
   subject: string;
   heading: string;
@@ -29,8 +31,10 @@ const IGNORE = "If you were not expecting this email, you can safely ignore it."
 
 function linkMailSource(mail: LinkMail): string {
   const names = Object.keys(mail.variables);
-  const variablesType = `{ ${names.map((name) => `${name}: string`).join("; ")} }`;
-  const preview = names.map((name) => `  ${name}: ${JSON.stringify(mail.variables[name])},`).join("\n");
+  const optional = Object.keys(mail.optionalVariables ?? {});
+  const variablesType = `{ ${[...names.map((name) => `${name}: string`), ...optional.map((name) => `${name}?: string`)].join("; ")} }`;
+  const previewValues = { ...mail.variables, ...mail.optionalVariables };
+  const preview = Object.keys(previewValues).map((name) => `  ${name}: ${JSON.stringify(previewValues[name])},`).join("\n");
   return `import { Button, Heading, Hr, Section, Text } from "@react-email/components";
 import { NotificationCategory, Subject, type Props } from "@stackframe/emails";
 
@@ -40,7 +44,11 @@ type Variables = ${variablesType};
 export function variablesSchema(variables: Variables): Variables {
   for (const name of ${JSON.stringify(names)}) {
     if (typeof (variables as Record<string, unknown>)[name] !== "string") throw new Error(\`The variable \${name} must be a string\`);
-  }
+  }${optional.length > 0 ? `
+  for (const name of ${JSON.stringify(optional)}) {
+    const value = (variables as Record<string, unknown>)[name];
+    if (value !== undefined && typeof value !== "string") throw new Error(\`The variable \${name} must be a string when given\`);
+  }` : ""}
   return variables;
 }
 
@@ -117,8 +125,11 @@ export const BUILT_IN_EMAIL_TEMPLATES: Readonly<Record<string, BuiltInEmailTempl
     displayName: "Team Invitation",
     tsxSource: linkMailSource({
       variables: { teamDisplayName: "My Team", teamInvitationLink: "https://example.com/handler/team-invitation?code=preview" },
+      // Who sent it, when a signed-in member did (a server's invitation has nobody to name): people trust an
+      // invitation from someone they know, and an unexpected one is easier to recognise as such.
+      optionalVariables: { inviterDisplayName: "Alex Example" },
       subject: "`You have been invited to join ${variables.teamDisplayName}`",
-      heading: "You are invited to {variables.teamDisplayName}",
+      heading: "{variables.inviterDisplayName ? `${variables.inviterDisplayName} invited you to ${variables.teamDisplayName}` : `You are invited to ${variables.teamDisplayName}`}",
       paragraph: "Please click on the button below to join the team {variables.teamDisplayName}.",
       button: "Join team",
       linkVariable: "teamInvitationLink",

@@ -13,6 +13,8 @@ export interface EmailTemplate {
   displayName: string;
   /** Variables the caller must supply (the template's `variables` prop). */
   variables: readonly string[];
+  /** Variables the caller may leave out (Latchkey's additions to the protocol's template). */
+  optionalVariables?: readonly string[];
   /** The variable holding the link the mail is about (shown in the outbox log line and page). */
   linkVariable: string;
   /** The variable holding a code typed by hand, when the mail has one. */
@@ -47,6 +49,7 @@ export const DEFAULT_EMAIL_TEMPLATES: Readonly<Record<TemplateId, EmailTemplate>
     protocolTemplateId: "e84de395-2076-4831-9c19-8e9a96a868e4",
     displayName: "Team Invitation",
     variables: ["teamDisplayName", "teamInvitationLink"],
+    optionalVariables: ["inviterDisplayName"],
     linkVariable: "teamInvitationLink",
   },
   sign_in_invitation: {

@@ -87,7 +87,12 @@ export async function sendTeamInvitation(
   await sendEmail(deps, auth.project, {
     to: input.email,
     template: "team_invitation",
-    variables: { teamDisplayName: team.display_name, teamInvitationLink: codeLink(input.callbackUrl, created.code) },
+    variables: {
+      teamDisplayName: team.display_name,
+      teamInvitationLink: codeLink(input.callbackUrl, created.code),
+      // The mail names the member who invited (a server's invitation has nobody to name).
+      ...(auth.type === "client" && auth.user?.display_name ? { inviterDisplayName: auth.user.display_name } : {}),
+    },
   });
   return { id: created.id };
 }

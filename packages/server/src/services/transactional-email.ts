@@ -41,7 +41,10 @@ export async function renderTransactionalEmail(
   const rendered = await renderEmail({
     themeSource,
     templateSource: template.tsxSource,
-    variables: Object.fromEntries(defaults.variables.map((name) => [name, variables[name]])),
+    variables: Object.fromEntries([
+      ...defaults.variables.map((name) => [name, variables[name]]),
+      ...(defaults.optionalVariables ?? []).filter((name) => variables[name] !== undefined).map((name) => [name, variables[name]]),
+    ]),
     user: { displayName: userDisplayName },
     project: { displayName: project.display_name },
     projectId: trusted ? BUILT_IN_SANDBOX : project.id,
