@@ -88,4 +88,55 @@ describe("an admin app's calls about one user", () => {
     await admin.revokeUserProjectPermission(user.id, "read_reports");
     expect(await admin.listUserProjectPermissions(user.id)).toEqual([]);
   });
+
+  it("unlinks one of a user's provider accounts, leaving the other", async () => {
+    const project = await createTestProject(live.server());
+    const admin = adminAppFor(live.server(), project);
+    const user = await admin.createUser({ displayName: "Linked" });
+    await admin.updateConfigOverride({
+      "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+      "auth.oauth.providers.google": { type: "google", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+    });
+    const link = (provider: string, accountId: string) =>
+      asServer(project, "POST", "/oauth-providers", { user_id: user.id, provider_config_id: provider, account_id: accountId, allow_sign_in: true, allow_connected_accounts: false });
+    const github = await link("github", "gh-7");
+    await link("google", "g-7");
+
+    await admin.deleteUserOAuthLink(user.id, github.id as string);
+    expect((await admin.listUserOAuthLinks(user.id)).map((l) => [l.providerId, l.accountId])).toEqual([["google", "g-7"]]);
+    // The server has it gone too: unlinking it again is refused.
+    await expect(admin.deleteUserOAuthLink(user.id, github.id as string)).rejects.toThrow(/not found/);
+  });
+
+  it("creates an API key for a user, shown whole once, that works until it is revoked", async () => {
+    const project = await createTestProject(live.server());
+    const admin = adminAppFor(live.server(), project);
+    await admin.updateAdminProject({ config: { allow_user_api_keys: true } });
+    const user = await admin.createUser({ displayName: "Keyed" });
+    const expiresAt = new Date(Date.now() + 86_400_000);
+
+    const created = await admin.createUserApiKey(user.id, { description: "Deploy bot", expiresAt });
+    expect(created).toMatchObject({ description: "Deploy bot", manuallyRevokedAt: null });
+    expect(created.expiresAt?.getTime()).toBe(expiresAt.getTime());
+    expect(typeof created.value).toBe("string");
+    const listed = await admin.listUserApiKeys(user.id);
+    expect(listed.map((k) => [k.id, k.value.lastFour])).toEqual([[created.id, created.value.slice(-4)]]);
+
+    // The whole value is a working key of this user, until the admin revokes it.
+    const check = () =>
+      fetch(`${live.server().url}/api/v1/user-api-keys/check`, {
+        method: "POST",
+        headers: { ...project.headers("server"), "content-type": "application/json" },
+        body: JSON.stringify({ api_key: created.value }),
+      });
+    const valid = await check();
+    expect(valid.status).toBe(200);
+    expect(await valid.json()).toMatchObject({ id: created.id, user_id: user.id });
+
+    const revoked = await admin.revokeUserApiKey(user.id, created.id);
+    expect(revoked.manuallyRevokedAt).toBeInstanceOf(Date);
+    expect((await admin.listUserApiKeys(user.id))[0]?.manuallyRevokedAt).toEqual(revoked.manuallyRevokedAt);
+    const refused = await check();
+    expect(refused.headers.get("x-stack-known-error")).toBe("API_KEY_REVOKED");
+  });
 });

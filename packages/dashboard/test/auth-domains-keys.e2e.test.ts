@@ -131,7 +131,7 @@ describe("the Authentication page", () => {
 });
 
 describe("the Domains page", () => {
-  it("adds a trusted domain after refusing a bad one, removes it on confirmation, and switches localhost", async () => {
+  it("adds a trusted domain after refusing a bad one, edits its handler path, removes it on confirmation, and switches localhost", async () => {
     const { page, projectId } = await ownerWithProject(harness);
     const adminGet = await adminApi(projectId);
     // The address the server's fix links name (SPEC §2) opens the page directly.
@@ -157,8 +157,31 @@ describe("the Domains page", () => {
     expect((await projectConfig(adminGet)).domains).toEqual([{ domain: "https://app.example.com", handler_path: "/auth" }]);
     expect(await card.getByLabel("URL", { exact: true }).inputValue()).toBe("");
 
+    // The handler path is edited in place: checked before sending, and the server's refusal shown in its words.
+    await list.getByRole("button", { name: "Edit the handler path of https://app.example.com" }).click();
+    const edit = list.getByRole("form", { name: "Handler path of https://app.example.com" });
+    expect(await edit.getByLabel("New handler path").inputValue()).toBe("/auth");
+    await edit.getByLabel("New handler path").fill("auth/v2");
+    await edit.getByRole("button", { name: "Save handler path" }).click();
+    await edit.getByRole("alert").getByText("The handler path must start with /, e.g. /handler.").waitFor();
+    expect(await edit.getByLabel("New handler path").getAttribute("aria-invalid")).toBe("true");
+    await edit.getByLabel("New handler path").fill(`/${"a".repeat(300)}`);
+    await edit.getByRole("button", { name: "Save handler path" }).click();
+    await edit.getByRole("alert").getByText(/^Could not save the handler path: .*must be at most 300 characters/).waitFor();
+    expect((await projectConfig(adminGet)).domains).toEqual([{ domain: "https://app.example.com", handler_path: "/auth" }]);
+    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
+    // Cancelling keeps the old path; saving a good one stores it.
+    await edit.getByRole("button", { name: "Cancel" }).click();
+    await list.getByText("Handler path: /auth").waitFor();
+    await list.getByRole("button", { name: "Edit the handler path of https://app.example.com" }).click();
+    await edit.getByLabel("New handler path").fill("/auth/v2");
+    await edit.getByRole("button", { name: "Save handler path" }).click();
+    await list.getByRole("status").getByText("Handler path saved.").waitFor();
+    await list.getByText("Handler path: /auth/v2").waitFor();
+    expect((await projectConfig(adminGet)).domains).toEqual([{ domain: "https://app.example.com", handler_path: "/auth/v2" }]);
+
     await page.reload();
-    await page.getByRole("list", { name: "Trusted domains" }).getByText("https://app.example.com").waitFor();
+    await page.getByRole("list", { name: "Trusted domains" }).getByText("Handler path: /auth/v2").waitFor();
     await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
 
     // Removing asks first; cancelling keeps the domain.

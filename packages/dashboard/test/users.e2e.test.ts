@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { USERS_PAGE_SIZE } from "../src/pages/project/users/page-size.js";
-import { expectNoAxeViolations, horizontalOverflow, keyAdmin, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
+import { expectAccessibleAndNarrow, expectNoAxeViolations, horizontalOverflow, keyAdmin, openSection, ownerWithProject, useDashboardHarness } from "./support/dashboard-e2e.js";
 
 /**
  * The Users and User pages (issue 20) as an owner uses them, against the real server: creating, searching and
@@ -18,6 +18,40 @@ async function userOfRefreshToken(projectId: string, adminKey: string, refreshTo
   const { access_token } = (await refreshed.json()) as { access_token: string };
   const me = await fetch(`${harness.server.url}/api/v1/users/me`, { headers: { ...headers, "x-stack-access-token": access_token } });
   return ((await me.json()) as { id: string }).id;
+}
+
+/** The project's API as its admin, for setup the admin app has no call for and for checks (e.g. linking a provider account). */
+async function adminRequest(projectId: string, adminKey: string, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${harness.server.url}/api/v1${path}`, {
+    method,
+    headers: { "x-stack-project-id": projectId, "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": adminKey, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** Turns on GitHub and Google (shared keys) and links an account of each to the user, as an OAuth sign-in would. */
+async function linkProviderAccounts(projectId: string, admin: Awaited<ReturnType<typeof keyAdmin>>, userId: string) {
+  await admin.updateConfigOverride({
+    "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+    "auth.oauth.providers.google": { type: "google", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+  });
+  for (const [provider, accountId] of [["github", "gh-1815"], ["google", "g-1815"]]) {
+    const linked = await adminRequest(projectId, admin.adminKey, "POST", "/oauth-providers", {
+      user_id: userId,
+      provider_config_id: provider,
+      account_id: accountId,
+      email: `${accountId}@example.com`,
+      allow_sign_in: true,
+      allow_connected_accounts: false,
+    });
+    expect(linked.status).toBe(201);
+  }
+}
+
+/** What the server says of a presented user API key: its known error (e.g. API_KEY_REVOKED), or "valid". */
+async function userApiKeyVerdict(projectId: string, adminKey: string, apiKey: string): Promise<string> {
+  const response = await adminRequest(projectId, adminKey, "POST", "/user-api-keys/check", { api_key: apiKey });
+  return response.ok ? "valid" : (response.headers.get("x-stack-known-error") ?? String(response.status));
 }
 
 /** Long enough for a debounced search and its request on a busy machine. */
@@ -198,6 +232,71 @@ describe("a user's page", () => {
     await eventually(async () => (await admin.getUserById(user.id)) === null, true);
   });
 
+  it("unlinks a provider account, and creates an API key shown once and revokes it", async () => {
+    const { page, projectId } = await ownerWithProject(harness);
+    const admin = await keyAdmin(harness.server, projectId, "users e2e");
+    await admin.updateAdminProject({ config: { allow_user_api_keys: true } });
+    const user = await admin.createUser({ displayName: "Ada Lovelace", primaryEmail: "ada@example.com", primaryEmailAuthEnabled: true });
+    await linkProviderAccounts(projectId, admin, user.id);
+    await openUser(page, "Ada Lovelace");
+
+    // Linked accounts: unlinking asks first; cancelling keeps the link, confirming removes it on the server.
+    const links = page.getByRole("table", { name: "Provider accounts linked to the user" });
+    await links.getByText("gh-1815", { exact: true }).waitFor();
+    await links.getByText("g-1815", { exact: true }).waitFor();
+    await links.getByRole("button", { name: "Unlink the github account gh-1815" }).click();
+    const unlinkDialog = page.getByRole("dialog", { name: "Unlink this github account?" });
+    await unlinkDialog.getByRole("button", { name: "Cancel" }).click();
+    await unlinkDialog.waitFor({ state: "hidden" });
+    expect((await admin.listUserOAuthLinks(user.id)).map((l) => l.accountId).sort()).toEqual(["g-1815", "gh-1815"]);
+    await links.getByRole("button", { name: "Unlink the github account gh-1815" }).click();
+    await unlinkDialog.getByRole("button", { name: "Unlink account" }).click();
+    await unlinkDialog.waitFor({ state: "hidden" });
+    await expect.poll(() => links.locator("tbody tr").count(), POLL).toBe(1);
+    await links.getByText("g-1815", { exact: true }).waitFor();
+    expect((await admin.listUserOAuthLinks(user.id)).map((l) => [l.providerId, l.accountId])).toEqual([["google", "g-1815"]]);
+
+    // API keys: the form says what is missing before anything is sent.
+    const keysCard = page.getByRole("region", { name: "API keys", exact: true });
+    await keysCard.getByText("This user has no API keys.").waitFor();
+    await keysCard.getByRole("button", { name: "Create API key" }).click();
+    await keysCard.getByText("Describe what the key is for").waitFor();
+    expect(await admin.listUserApiKeys(user.id)).toEqual([]);
+
+    // A new key's whole value is shown once, and it is a working key of this user.
+    await keysCard.getByLabel("Key description").fill("Deploy script");
+    await keysCard.getByLabel("Key expires after").selectOption({ label: "30 days" });
+    await keysCard.getByRole("button", { name: "Create API key" }).click();
+    const once = keysCard.getByRole("region", { name: "New key: Deploy script" });
+    await once.getByText("you will not see it again").waitFor();
+    const value = (await once.getByTestId("new-user-api-key").textContent())!;
+    expect(value.length).toBeGreaterThan(20);
+    expect(await userApiKeyVerdict(projectId, admin.adminKey, value)).toBe("valid");
+    const [created] = await admin.listUserApiKeys(user.id);
+    expect(created).toMatchObject({ description: "Deploy script", manuallyRevokedAt: null });
+    const days = (created!.expiresAt!.getTime() - created!.createdAt.getTime()) / 86_400_000;
+    expect(Math.round(days)).toBe(30);
+    await expectAccessibleAndNarrow(page);
+
+    // Once dismissed, the page shows only the key's last characters, and not even a reload brings the value back.
+    await once.getByRole("button", { name: "I have copied the key" }).click();
+    const keyRow = keysCard.getByRole("row").filter({ hasText: "Deploy script" });
+    await keyRow.getByText(`…${value.slice(-4)}`).waitFor();
+    await keyRow.getByText("Active").waitFor();
+    await page.reload();
+    await keyRow.getByText("Active").waitFor();
+    expect(await page.content()).not.toContain(value);
+
+    // Revoking asks first; then the server refuses the key, which stays listed as revoked.
+    await keyRow.getByRole("button", { name: "Revoke the key Deploy script" }).click();
+    const revokeDialog = page.getByRole("dialog", { name: "Revoke this API key?" });
+    await revokeDialog.getByRole("button", { name: "Revoke key" }).click();
+    await keyRow.getByText("Revoked").waitFor();
+    expect(await keyRow.getByRole("button", { name: "Revoke the key Deploy script" }).count()).toBe(0);
+    expect(await userApiKeyVerdict(projectId, admin.adminKey, value)).toBe("API_KEY_REVOKED");
+    expect((await admin.listUserApiKeys(user.id))[0]?.manuallyRevokedAt).toBeInstanceOf(Date);
+  });
+
   it("says so for a user id the project does not have", async () => {
     const { page, projectId } = await ownerWithProject(harness);
     const missing = "00000000-0000-4000-8000-000000000000";
@@ -220,6 +319,9 @@ async function filledUser(projectId: string) {
   });
   await admin.createSession({ userId: user.id });
   await admin.createSession({ userId: user.id, isImpersonation: true });
+  await linkProviderAccounts(projectId, admin, user.id);
+  await admin.updateAdminProject({ config: { allow_user_api_keys: true } });
+  await admin.createUserApiKey(user.id, { description: "Mark I compiler", expiresAt: null });
   return user;
 }
 
@@ -230,8 +332,8 @@ async function userPageLoaded(page: Page) {
   await page.getByRole("table", { name: "The user's email addresses" }).waitFor();
   await page.getByText("This user is not in any team.").waitFor();
   await page.getByText("No project permissions are granted to this user.").waitFor();
-  await page.getByText("No provider accounts are linked to this user.").waitFor();
-  await page.getByText("User API keys are turned off for this project").waitFor();
+  await page.getByRole("table", { name: "Provider accounts linked to the user" }).getByText("gh-1815", { exact: true }).waitFor();
+  await page.getByRole("table", { name: "The user's API keys" }).getByText("Mark I compiler").waitFor();
 }
 
 describe("the Users pages' accessibility and layout", () => {

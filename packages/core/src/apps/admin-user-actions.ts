@@ -1,20 +1,25 @@
 import type {
   ContactChannelRead,
   OAuthProviderServerRead,
+  ProjectApiKeyCreated,
   ProjectApiKeyRead,
   ProjectPermissionRead,
   SessionRead,
 } from "@latchkey/protocol/schemas";
 import { contactChannelFromWire, type ContactChannel } from "../wire/contact-channels.js";
+import { userOAuthLinkFromWire, type UserOAuthLink } from "../wire/oauth-providers.js";
 import { sessionFromWire, type UserSession } from "../wire/sessions.js";
-import { userApiKeyFromWire, type UserApiKey } from "../wire/user-api-keys.js";
-import type { OAuthConnection } from "./client-oauth.js";
+import {
+  userApiKeyCreateToWire,
+  userApiKeyFirstViewFromWire,
+  userApiKeyFromWire,
+  type UserApiKey,
+  type UserApiKeyCreate,
+  type UserApiKeyFirstView,
+} from "../wire/user-api-keys.js";
 import type { AppContext } from "./app-context.js";
 
-/** A user's link to a provider account, as a server sees it: with the provider's account id. */
-export interface UserOAuthLink extends OAuthConnection {
-  accountId: string;
-}
+export type { UserOAuthLink };
 
 /** What a server may change about any user's contact channel; `isVerified` is the server's alone. */
 export interface UserContactChannelUpdate {
@@ -29,8 +34,9 @@ const id = (value: string) => encodeURIComponent(value);
 
 /**
  * An admin's view of one user beyond the user record (SPEC.md §7): their contact channels, sessions,
- * project permissions, OAuth links and API keys, by user id (their teams: `listServerTeams({ userId })`). Each is the protocol's own route with the
- * user's id where a client would say `me`; sessions listed to an admin include impersonation sessions.
+ * project permissions, OAuth links and API keys, by user id (their teams: `listServerTeams({ userId })`).
+ * Each is the protocol's own route with the user's id where a client would say `me`; sessions listed to an
+ * admin include impersonation sessions.
  */
 export function adminUserActions(ctx: AppContext) {
   return {
@@ -76,21 +82,30 @@ export function adminUserActions(ctx: AppContext) {
 
     async listUserOAuthLinks(userId: string): Promise<UserOAuthLink[]> {
       const { items } = await ctx.call<{ items: OAuthProviderServerRead[] }>({ method: "GET", path: "/oauth-providers", query: { user_id: userId }, session: null });
-      return items.map((read) => ({
-        id: read.id,
-        providerId: read.provider_config_id,
-        type: read.type,
-        email: read.email ?? null,
-        allowSignIn: read.allow_sign_in,
-        allowConnectedAccounts: read.allow_connected_accounts,
-        accountId: read.account_id,
-      }));
+      return items.map(userOAuthLinkFromWire);
+    },
+
+    /** Unlinks a provider account from the user (by the link's id); the provider's stored tokens go with it. */
+    async deleteUserOAuthLink(userId: string, linkId: string): Promise<void> {
+      await ctx.call({ method: "DELETE", path: `/oauth-providers/${id(userId)}/${id(linkId)}`, session: null });
     },
 
     /** The user's API keys, revoked ones included (with their revocation time). */
     async listUserApiKeys(userId: string): Promise<UserApiKey[]> {
       const { items } = await ctx.call<{ items: ProjectApiKeyRead[] }>({ method: "GET", path: "/user-api-keys", query: { user_id: userId }, session: null });
       return items.map(userApiKeyFromWire);
+    },
+
+    /** Creates an API key for the user: the answer holds the whole key, the only time it is ever shown. */
+    async createUserApiKey(userId: string, create: UserApiKeyCreate): Promise<UserApiKeyFirstView> {
+      const wire = await ctx.call<ProjectApiKeyCreated>({ method: "POST", path: "/user-api-keys", body: userApiKeyCreateToWire(create, userId), session: null });
+      return userApiKeyFirstViewFromWire(wire);
+    },
+
+    /** Revokes one of the user's API keys (the protocol patches `revoked: true`); it stays listed with its revocation time. */
+    async revokeUserApiKey(userId: string, keyId: string): Promise<UserApiKey> {
+      const wire = await ctx.call<ProjectApiKeyRead>({ method: "PATCH", path: `/user-api-keys/${id(keyId)}`, query: { user_id: userId }, body: { revoked: true }, session: null });
+      return userApiKeyFromWire(wire);
     },
   };
 }

@@ -1,17 +1,8 @@
 import type { OAuthProviderClientRead } from "@latchkey/protocol/schemas";
+import { oauthConnectionFromWire, type OAuthConnection } from "../wire/oauth-providers.js";
 import type { AppContext } from "./app-context.js";
 
-/** A provider account the signed-in user linked, as `/oauth-providers` lists it. */
-export interface OAuthConnection {
-  /** The link's id. */
-  id: string;
-  /** The project's provider entry (`github`, …) and the provider's type. */
-  providerId: string;
-  type: string;
-  email: string | null;
-  allowSignIn: boolean;
-  allowConnectedAccounts: boolean;
-}
+export type { OAuthConnection };
 
 /** A linked account that hands out the provider's access tokens (`getConnectedAccount`). */
 export interface ConnectedAccount {
@@ -34,7 +25,7 @@ export function clientConnectedAccountActions(ctx: AppContext, onUserChange: () 
     /** The signed-in user's linked provider accounts. */
     async listOAuthProviders(): Promise<OAuthConnection[]> {
       const list = await ctx.call<{ items: OAuthProviderClientRead[] }>({ method: "GET", path: "/oauth-providers?user_id=me" });
-      return list.items.map(connection);
+      return list.items.map(oauthConnectionFromWire);
     },
 
     /** Whether a link signs in, and whether it hands out access tokens. */
@@ -45,7 +36,7 @@ export function clientConnectedAccountActions(ctx: AppContext, onUserChange: () 
         body: { allow_sign_in: update.allowSignIn, allow_connected_accounts: update.allowConnectedAccounts },
       });
       await onUserChange();
-      return connection(read);
+      return oauthConnectionFromWire(read);
     },
 
     /** Unlinks a provider account. */
@@ -74,16 +65,5 @@ export function clientConnectedAccountActions(ctx: AppContext, onUserChange: () 
       }
       return { providerId: provider, getAccessToken: fetchToken };
     },
-  };
-}
-
-function connection(read: OAuthProviderClientRead): OAuthConnection {
-  return {
-    id: read.id,
-    providerId: read.provider_config_id,
-    type: read.type,
-    email: read.email ?? null,
-    allowSignIn: read.allow_sign_in,
-    allowConnectedAccounts: read.allow_connected_accounts,
   };
 }

@@ -39,7 +39,7 @@ export function userApiKeyFirstViewFromWire(wire: ProjectApiKeyCreated): UserApi
   return { ...commonFields(wire), value: wire.value };
 }
 
-/** The create body: the owner is the signed-in user (`me`), as the reference client sends it. */
-export function userApiKeyCreateToWire(create: UserApiKeyCreate): Record<string, unknown> {
-  return { description: create.description, expires_at_millis: create.expiresAt === null ? null : create.expiresAt.getTime(), user_id: "me" };
+/** The create body: the owner is the signed-in user (`me`) as the reference client sends it, or a server names the user. */
+export function userApiKeyCreateToWire(create: UserApiKeyCreate, userId = "me"): Record<string, unknown> {
+  return { description: create.description, expires_at_millis: create.expiresAt === null ? null : create.expiresAt.getTime(), user_id: userId };
 }

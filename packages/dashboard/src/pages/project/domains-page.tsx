@@ -3,6 +3,7 @@ import { ConfigSwitchesForm } from "./project-config/config-switches-form.js";
 import { useAdminProject } from "./project-config/project-config-queries.js";
 import { TrustedDomainsCard } from "./project-config/trusted-domains-card.js";
 import "./project-config/project-config.css";
+import "./project-config/domains.css";
 
 /**
  * Where the project's users may be sent after signing in: trusted domains with their handler paths, and

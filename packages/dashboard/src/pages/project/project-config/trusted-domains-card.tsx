@@ -1,32 +1,15 @@
-import { adminProjectConfigUpdate, handlerPath, trustedDomainError } from "@latchkey/protocol/schemas";
 import { useId, useState } from "react";
-import { z } from "zod";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { errorMessage } from "../../../error-message.js";
 import { useLegacyConfigUpdate, type LegacyConfig } from "./project-config-queries.js";
 import { SaveStatus } from "./save-status.js";
-
-type TrustedDomain = LegacyConfig["domains"][number];
-
-/** The add form, checked with the protocol's rules for trusted domains and handler paths (SPEC §5). */
-const domainForm = z.object({
-  domain: z
-    .string()
-    .trim()
-    .min(1, "Enter the URL of your app, e.g. https://app.example.com.")
-    .superRefine((value, ctx) => {
-      const reason = trustedDomainError(value);
-      if (reason) ctx.addIssue({ code: "custom", message: `The URL ${reason}.` });
-    }),
-  handlerPath: z
-    .string()
-    .trim()
-    .refine((value) => handlerPath.safeParse(value).success, { message: "The handler path must start with /, e.g. /handler." }),
-});
+import { domainForm, domainsUpdate, type TrustedDomain } from "./trusted-domain-form.js";
+import { TrustedDomainRow } from "./trusted-domain-row.js";
 
 /**
  * The URLs the project's users may be sent back to after signing in (wildcards allowed, e.g.
- * `https://*.example.com`), each with the path of its auth handler pages. The list is saved whole.
+ * `https://*.example.com`), each with the path of its auth handler pages, which can be edited in place. The
+ * list is saved whole.
  */
 export function TrustedDomainsCard({ config }: { config: LegacyConfig }) {
   const id = useId();
@@ -38,9 +21,9 @@ export function TrustedDomainsCard({ config }: { config: LegacyConfig }) {
   const domains = config.domains;
 
   const save = (next: TrustedDomain[], mutation: typeof update, onSuccess: () => void) => {
-    const body = adminProjectConfigUpdate.safeParse({ domains: next });
-    if (!body.success) return setErrors({ domain: body.error.issues.map((issue) => issue.message).join(" ") });
-    mutation.mutate(body.data, { onSuccess });
+    const update = domainsUpdate(next);
+    if ("error" in update) return setErrors({ domain: update.error });
+    mutation.mutate(update.body, { onSuccess });
   };
 
   const add = () => {
@@ -70,15 +53,7 @@ export function TrustedDomainsCard({ config }: { config: LegacyConfig }) {
       ) : (
         <ul className="config-list" aria-label="Trusted domains">
           {domains.map((domain) => (
-            <li key={domain.domain} className="config-row">
-              <div>
-                <code className="dashboard-code">{domain.domain}</code>
-                <div className="dashboard-muted">Handler path: {domain.handler_path}</div>
-              </div>
-              <button type="button" className="dashboard-danger" aria-label={`Remove ${domain.domain}`} onClick={() => (remove.reset(), setRemoving(domain))}>
-                Remove
-              </button>
-            </li>
+            <TrustedDomainRow key={domain.domain} domain={domain} domains={domains} onRemove={() => (remove.reset(), setRemoving(domain))} />
           ))}
         </ul>
       )}
