@@ -33,6 +33,17 @@ describe("an admin app's email themes, templates and drafts", () => {
     expect(await admin.getEmailTemplate(id)).toMatchObject({ id, displayName: "Digest" });
   });
 
+  it("deletes a template of its own, but not a built-in one", async () => {
+    const admin = adminAppFor(live.server(), await createTestProject(live.server()));
+    const { id } = await admin.createEmailTemplate("Digest");
+    await admin.deleteEmailTemplate(id);
+    expect((await admin.listEmailTemplates()).map((t) => t.id)).not.toContain(id);
+    await expect(admin.getEmailTemplate(id)).rejects.toThrow(/No template found with given id/);
+    const [verification] = await admin.listEmailTemplates();
+    await expect(admin.deleteEmailTemplate(verification!.id)).rejects.toThrow(/built-in email template cannot be deleted/);
+    expect(await admin.listEmailTemplates()).toHaveLength(5);
+  });
+
   it("previews a template and saves one only when it renders", async () => {
     const admin = adminAppFor(live.server(), await createTestProject(live.server(), "Acme"));
     const preview = await admin.renderEmailPreview({ templateId: "822687fe-8d0a-4467-a0d1-416b6e639478", themeId: false, variables: { otp: "ABC123" } });

@@ -284,4 +284,38 @@ describe("the Keys page", () => {
     await openSection(page, "Authentication");
     expect(await page.getByRole("checkbox", { name: "Passkey sign-in" }).isChecked()).toBe(true);
   });
+
+  it("asks before leaving the config override with unapplied edits: staying keeps them, applying lets go", async () => {
+    const { page, projectId } = await ownerWithProject(harness);
+    const adminGet = await adminApi(projectId);
+    await page.goto(`${harness.server.url}/dashboard/projects/${projectId}/keys`);
+    const card = page.getByRole("region", { name: "Configuration override" });
+    const editor = card.getByRole("textbox", { name: "Override (JSON)" });
+    await replaceEditorText(page, '{ "auth.allowSignUp": false }');
+
+    const leave = page.getByRole("dialog", { name: "Leave without saving?" });
+    await openSection(page, "Authentication");
+    await leave.getByText("Your changes here are not saved yet.").waitFor();
+    await expectNoAxeViolations(page);
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await leave.waitFor({ state: "hidden" });
+    expect(new URL(page.url()).pathname).toMatch(/\/keys$/);
+    expect(await editor.textContent()).toContain('"auth.allowSignUp": false');
+
+    // Closing the page gets the browser's own question; staying keeps the text.
+    const question = new Promise<string>((resolve) => page.once("dialog", (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))));
+    await page.close({ runBeforeUnload: true });
+    expect(await question).toBe("beforeunload");
+    expect(await editor.textContent()).toContain('"auth.allowSignUp": false');
+
+    // Applied, the text is saved: leaving asks nothing.
+    await card.getByRole("button", { name: "Apply override" }).click();
+    await card.getByRole("status").getByText("Saved.").waitFor();
+    expect((await projectConfig(adminGet)).sign_up_enabled).toBe(false);
+    await openSection(page, "Authentication");
+    await page.waitForURL(/\/authentication$/);
+    const signUp = page.getByRole("checkbox", { name: "New users can sign up" });
+    await signUp.waitFor();
+    expect(await signUp.isChecked()).toBe(false);
+  });
 });

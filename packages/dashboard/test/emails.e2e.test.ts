@@ -252,6 +252,140 @@ describe("the Emails page", () => {
     await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).waitFor({ state: "detached" });
   });
 
+  it("deletes a template of the project's own after asking, and offers no delete for a built-in one", async () => {
+    const { page, email, projectId } = await ownerWithProject(harness);
+    const admin = await ownerAdmin(harness.server, email, projectId);
+    await openSection(page, "Emails");
+    await openTab(page, "Templates");
+    const templates = page.getByRole("list", { name: "Templates" });
+    await templates.getByRole("button", { name: "Email Verification · Built in" }).waitFor();
+    await page.getByRole("button", { name: "Save template" }).waitFor();
+    expect(await page.getByRole("button", { name: "Delete template" }).count()).toBe(0);
+
+    await page.getByLabel("New template's name").fill("Weekly digest");
+    await page.getByRole("button", { name: "Create template" }).click();
+    await expect.poll(() => templates.getByRole("button", { name: "Weekly digest" }).getAttribute("aria-current")).toBe("true");
+    const created = (await admin.listEmailTemplates()).find((template) => template.displayName === "Weekly digest")!;
+    await renderedEmail(page, "Weekly digest").locator("body").waitFor();
+
+    // Asked first; cancelling keeps it.
+    await page.getByRole("button", { name: "Delete template" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete the template “Weekly digest”?" });
+    await dialog.getByText("Apps that send it by its id will get an error instead.").waitFor();
+    await expectNoAxeViolations(page);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect((await admin.listEmailTemplates()).map((template) => template.id)).toContain(created.id);
+
+    await page.getByRole("button", { name: "Delete template" }).click();
+    await dialog.getByRole("button", { name: "Delete template" }).click();
+    await templates.getByRole("button", { name: "Weekly digest" }).waitFor({ state: "detached" });
+    await expect.poll(() => templates.getByRole("button", { name: "Email Verification" }).getAttribute("aria-current")).toBe("true");
+
+    await page.reload();
+    await templates.getByRole("button", { name: "Email Verification" }).waitFor();
+    expect(await templates.getByRole("button", { name: "Weekly digest" }).count()).toBe(0);
+    const left = await admin.listEmailTemplates();
+    expect(left.map((template) => template.id)).not.toContain(created.id);
+    expect(left).toHaveLength(5);
+  });
+
+  it("keeps the open tab in the address: a reload and a link open the same tab", async () => {
+    const { page, projectId } = await ownerWithProject(harness);
+    await openSection(page, "Emails");
+    const emailsLink = page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Emails", exact: true });
+    await openTab(page, "Themes");
+    await page.waitForURL(/\/emails\?tab=themes$/);
+    expect(await emailsLink.getAttribute("aria-current")).toBe("page");
+
+    await page.reload();
+    await renderedEmail(page, "Default Light").locator("body").waitFor();
+    expect(await page.getByRole("tab", { name: "Themes" }).getAttribute("aria-selected")).toBe("true");
+
+    // The theme open in the tab is in the address too.
+    const themes = page.getByRole("list", { name: "Themes" });
+    await themes.getByRole("button", { name: "Default Dark" }).click();
+    await page.waitForURL(/\?tab=themes&item=a0172b5d-cff0-463b-83bb-85124697373a$/);
+    await page.reload();
+    await renderedEmail(page, "Default Dark").locator("body").waitFor();
+    expect(await themes.getByRole("button", { name: "Default Dark" }).getAttribute("aria-current")).toBe("true");
+
+    // The arrow keys move along the tabs, and the address follows.
+    await page.getByRole("tab", { name: "Themes" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.waitForURL(/\?tab=drafts$/);
+    await page.getByText("No drafts yet.").waitFor();
+
+    // A link to a tab, opened afresh; an unknown tab is the first one.
+    await page.goto(`${harness.server.url}/dashboard/projects/${projectId}/emails?tab=sent`);
+    await page.getByRole("tabpanel").getByRole("heading", { level: 2 }).first().waitFor();
+    expect(await page.getByRole("tab", { name: "Sent" }).getAttribute("aria-selected")).toBe("true");
+    await page.goto(`${harness.server.url}/dashboard/projects/${projectId}/emails?tab=nowhere`);
+    await page.getByLabel("Your own SMTP server").waitFor();
+    expect(await page.getByRole("tab", { name: "Email server" }).getAttribute("aria-selected")).toBe("true");
+    await expectNoAxeViolations(page);
+  });
+
+  it("asks before leaving a template with unsaved edits: staying keeps them, leaving drops them", async () => {
+    const { page, email, projectId } = await ownerWithProject(harness);
+    const admin = await ownerAdmin(harness.server, email, projectId);
+    await openSection(page, "Emails");
+    await openTab(page, "Templates");
+    const preview = renderedEmail(page, "Email Verification");
+    await preview.getByText("Verify my email").waitFor({ timeout: 45_000 });
+    await caretAfter(page, "TSX code of the template", "Please click on the button below to verify your email.");
+    await page.keyboard.type(" Not saved yet.");
+    await page.getByText("Unsaved changes.").waitFor();
+
+    // Another tab of the page, then another page: each time the dashboard asks, and Cancel stays.
+    const leave = page.getByRole("dialog", { name: "Leave without saving?" });
+    await page.getByRole("tab", { name: "Themes" }).click();
+    await leave.getByText("Your changes here are not saved yet.").waitFor();
+    await expectNoAxeViolations(page);
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await leave.waitFor({ state: "hidden" });
+    expect(await page.getByRole("tab", { name: "Templates" }).getAttribute("aria-selected")).toBe("true");
+    await openSection(page, "Users");
+    await leave.waitFor();
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await leave.waitFor({ state: "hidden" });
+    expect(new URL(page.url()).pathname).toMatch(/\/emails$/);
+    // Another template of the list, too.
+    const templates = page.getByRole("list", { name: "Templates" });
+    await templates.getByRole("button", { name: "Password Reset" }).click();
+    await leave.waitFor();
+    await leave.getByRole("button", { name: "Cancel" }).click();
+    await leave.waitFor({ state: "hidden" });
+    expect(await templates.getByRole("button", { name: "Email Verification" }).getAttribute("aria-current")).toBe("true");
+    await preview.getByText("Not saved yet.", { exact: false }).waitFor();
+    await page.getByText("Unsaved changes.").waitFor();
+
+    // Closing the page gets the browser's own question; staying keeps the edit.
+    const question = new Promise<string>((resolve) => page.once("dialog", (dialog) => void dialog.dismiss().then(() => resolve(dialog.type()))));
+    await page.close({ runBeforeUnload: true });
+    expect(await question).toBe("beforeunload");
+    expect(page.isClosed()).toBe(false);
+    await preview.getByText("Not saved yet.", { exact: false }).waitFor();
+
+    // Leaving on purpose drops the edit: nothing reached the server.
+    await openSection(page, "Users");
+    await leave.getByRole("button", { name: "Leave and lose changes" }).click();
+    await page.waitForURL(/\/users$/);
+    expect((await admin.getEmailTemplate(EMAIL_VERIFICATION_TEMPLATE_ID)).tsxSource).not.toContain("Not saved yet.");
+
+    // Saved edits leave without a question.
+    await openSection(page, "Emails");
+    await openTab(page, "Templates");
+    await preview.getByText("Verify my email").waitFor();
+    await caretAfter(page, "TSX code of the template", "Please click on the button below to verify your email.");
+    await page.keyboard.type(" Saved now.");
+    await page.getByRole("button", { name: "Save template" }).click();
+    await page.getByText("Saved.", { exact: true }).waitFor();
+    await openSection(page, "Users");
+    await page.waitForURL(/\/users$/);
+    expect(await leave.count()).toBe(0);
+  });
+
   /** Every tab with its data loaded: the server form, the editors with their previews, a draft, a sent mail. */
   async function visitEveryTab(page: Page, check: (tab: string) => Promise<void>) {
     await openSection(page, "Emails");

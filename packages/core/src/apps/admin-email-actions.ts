@@ -88,6 +88,14 @@ export function adminEmailActions(ctx: AppContext) {
       return { renderedHtml: wire.rendered_html };
     },
 
+    /**
+     * Deletes one of the project's own templates (Latchkey's addition; the reference has no such call). The
+     * built-in templates cannot be deleted: the server answers 400.
+     */
+    async deleteEmailTemplate(id: string): Promise<void> {
+      await admin("DELETE", at("/internal/email-templates", id));
+    },
+
     async listEmailDrafts(): Promise<EmailDraft[]> {
       const { drafts } = await admin<{ drafts: EmailDraftRead[] }>("GET", "/internal/email-drafts");
       return drafts.map(emailDraftFromWire);

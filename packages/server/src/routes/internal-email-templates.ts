@@ -7,12 +7,14 @@ import {
   emailTemplateRead,
   emailTemplateUpdateBody,
   emailTemplateUpdated,
+  successResponse,
 } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
 import { emailConfigOf } from "../services/email-config-edits.js";
 import { renderEmailPreview, themeSourceFor } from "../services/email-preview.js";
 import {
   createEmailTemplate,
+  deleteEmailTemplate,
   listEmailTemplates,
   planEmailTemplateUpdate,
   readEmailTemplate,
@@ -26,7 +28,8 @@ const ADMIN = ["admin"] as const;
 /**
  * `/internal/email-templates` (admin, issue 19): the TSX templates of a project's mails, kept in its config
  * (`emails.templates`). The built-in ones, one per transactional mail with the protocol's ids, are always listed;
- * a project's change to one is an override of its entry. An unknown id is a plain 404.
+ * a project's change to one is an override of its entry. An unknown id is a plain 404. The DELETE is ours
+ * (the reference cannot delete a template): it removes a project's own template, never a built-in one.
  */
 export const internalEmailTemplatesRoutes = [
   defineRoute({
@@ -80,6 +83,22 @@ export const internalEmailTemplatesRoutes = [
       const rendered = await renderEmailPreview(auth.project, { themeSource: themeSourceFor(emails, next.themeId), templateSource: next.tsxSource });
       await updateEmailTemplate(c.get("deps").db, auth.project.id, params.id, update);
       return { rendered_html: rendered.html };
+    },
+  }),
+  defineRoute({
+    method: "delete",
+    path: "/internal/email-templates/:id",
+    summary: "Delete an email template",
+    description:
+      "Latchkey's addition: deletes one of the project's own templates. The built-in templates, which the transactional mails " +
+      "use, cannot be deleted (400), as with the built-in themes.",
+    tags: TAGS,
+    access: ADMIN,
+    request: { params: emailTemplateIdParams },
+    response: { description: "Deleted.", schema: successResponse },
+    handler: async (c, { auth, params }) => {
+      await deleteEmailTemplate(c.get("deps").db, auth.project.id, params.id);
+      return { success: true } as const;
     },
   }),
 ];

@@ -4,7 +4,7 @@ import type { Db } from "../db/connect.js";
 import type { ProjectRow } from "../db/rows.js";
 import type { ConfigOverride, ProjectConfig } from "../config/project-config.js";
 import { hasOwn } from "../config/config-format.js";
-import { NEW_EMAIL_TEMPLATE_SOURCE } from "../email/built-in-templates.js";
+import { BUILT_IN_EMAIL_TEMPLATES, NEW_EMAIL_TEMPLATE_SOURCE } from "../email/built-in-templates.js";
 import { editEmailConfig, emailConfigOf } from "./email-config-edits.js";
 import { checkEmailThemeChoice } from "./email-themes.js";
 
@@ -86,6 +86,20 @@ export async function updateEmailTemplate(db: Db, projectId: string, id: string,
     if (update.tsxSource !== undefined) override[`emails.templates.${key}.tsxSource`] = update.tsxSource;
     if (update.themeId !== undefined) override[`emails.templates.${key}.themeId`] = next.themeId ?? null;
     return { override, result: undefined };
+  });
+}
+
+/**
+ * Deletes one of the project's own templates (an addition of ours: the reference has no such route). The
+ * built-in ones stay, since the server sends its transactional mails with them; nothing else names a template,
+ * so nothing has to fall back.
+ */
+export async function deleteEmailTemplate(db: Db, projectId: string, id: string): Promise<void> {
+  const key = templateKey(id);
+  await editEmailConfig(db, projectId, (emails) => {
+    if (!findEmailTemplate(emails, key)) throw emailTemplateNotFound();
+    if (hasOwn(BUILT_IN_EMAIL_TEMPLATES, key)) throw new HTTPException(400, { message: "A built-in email template cannot be deleted" });
+    return { override: { [`emails.templates.${key}`]: null }, result: undefined };
   });
 }
 

@@ -2,6 +2,7 @@ import type { AdminApp, EmailPreviewRequest, EmailThemeSummary } from "@latchkey
 import { useMutation } from "@tanstack/react-query";
 import { lazy, Suspense, useId, useState, type FormEvent, type ReactNode } from "react";
 import { z } from "zod";
+import { useUnsavedChanges } from "../../../use-unsaved-changes.js";
 import { emailNameForm } from "./email-item-list.js";
 import { EmailPreviewPane, useEmailPreview } from "./email-preview.js";
 import { ThemeSelect } from "./theme-select.js";
@@ -60,6 +61,7 @@ export function EmailCodeEditor({
     onSuccess: (_result, next) => setSaved(next),
   });
   const changed = values.displayName !== saved.displayName || values.tsxSource !== saved.tsxSource || values.themeValue !== saved.themeValue;
+  const leavePrompt = useUnsavedChanges(changed);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -120,6 +122,7 @@ export function EmailCodeEditor({
       </form>
       <EmailPreviewPane state={preview} name={values.displayName || `the ${kind}`} />
       {children?.(changed)}
+      {leavePrompt}
     </div>
   );
 }

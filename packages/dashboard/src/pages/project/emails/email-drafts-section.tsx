@@ -5,6 +5,7 @@ import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
 import { emailKeys } from "./email-queries.js";
+import { useChosenEmailItem } from "./use-chosen-item.js";
 import { SendDraftForm } from "./send-draft-form.js";
 import { ThemedEmailEditor } from "./themed-email-editor.js";
 
@@ -12,13 +13,12 @@ import { ThemedEmailEditor } from "./themed-email-editor.js";
 export function EmailDraftsSection({ admin, projectId }: { admin: AdminApp; projectId: string }) {
   const queryClient = useQueryClient();
   const drafts = useQuery({ queryKey: emailKeys.drafts(projectId), queryFn: () => admin.listEmailDrafts() });
-  const [chosenId, setChosenId] = useState<string>();
+  const [chosenId, setChosenId] = useChosenEmailItem();
   const [deleting, setDeleting] = useState(false);
   const remove = useMutation({
     mutationFn: (id: string) => admin.deleteEmailDraft(id),
     onSuccess: async () => {
       setDeleting(false);
-      setChosenId(undefined);
       await queryClient.invalidateQueries({ queryKey: emailKeys.drafts(projectId) });
     },
   });

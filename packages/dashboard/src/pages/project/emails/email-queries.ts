@@ -25,3 +25,12 @@ export const themeChoiceFromValue = (value: string): EmailThemeChoice | null => 
 
 /** The built-in themes (issue 19), which cannot be deleted. */
 export const BUILT_IN_THEME_IDS: readonly string[] = ["1df07ae6-abf3-4a40-83a5-a1a2cbe336ac", "a0172b5d-cff0-463b-83bb-85124697373a"];
+
+/** The built-in templates, one per mail Latchkey sends itself (the protocol's ids), which cannot be deleted. */
+export const BUILT_IN_TEMPLATE_IDS: readonly string[] = [
+  "e7d009ce-8d47-4528-b245-5bf119f2ffa3",
+  "a70fb3a4-56c1-4e42-af25-49d25603abd0",
+  "822687fe-8d0a-4467-a0d1-416b6e639478",
+  "e84de395-2076-4831-9c19-8e9a96a868e4",
+  "066dd73c-36da-4fd0-b6d6-ebf87683f8bc",
+];

@@ -1,20 +1,30 @@
 import type { AdminApp } from "@latchkey/core";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
-import { emailKeys } from "./email-queries.js";
+import { BUILT_IN_TEMPLATE_IDS, emailKeys } from "./email-queries.js";
+import { useChosenEmailItem } from "./use-chosen-item.js";
 import { ThemedEmailEditor } from "./themed-email-editor.js";
 
 /**
  * The project's email templates: the mails Latchkey sends itself (verification, password reset, sign-in
  * code, invitations) as the project changed them, and the project's own for `send-email`. The server saves a
- * template only when it renders.
+ * template only when it renders. The project's own templates can be deleted; the built-in ones cannot.
  */
 export function EmailTemplatesSection({ admin, projectId }: { admin: AdminApp; projectId: string }) {
   const queryClient = useQueryClient();
   const templates = useQuery({ queryKey: emailKeys.templates(projectId), queryFn: () => admin.listEmailTemplates() });
-  const [chosenId, setChosenId] = useState<string>();
+  const [chosenId, setChosenId] = useChosenEmailItem();
+  const [deleting, setDeleting] = useState(false);
+  const remove = useMutation({
+    mutationFn: (id: string) => admin.deleteEmailTemplate(id),
+    onSuccess: async () => {
+      setDeleting(false);
+      await queryClient.invalidateQueries({ queryKey: emailKeys.templates(projectId) });
+    },
+  });
 
   return (
     <>
@@ -28,7 +38,7 @@ export function EmailTemplatesSection({ admin, projectId }: { admin: AdminApp; p
             <>
               <EmailItemList
                 kind="template"
-                items={list}
+                items={list.map((template) => ({ ...template, note: BUILT_IN_TEMPLATE_IDS.includes(template.id) ? "Built in" : undefined }))}
                 selectedId={picked?.id}
                 onSelect={setChosenId}
                 onCreate={async (displayName) => {
@@ -48,8 +58,26 @@ export function EmailTemplatesSection({ admin, projectId }: { admin: AdminApp; p
                     await admin.updateEmailTemplate(picked.id, values);
                     await queryClient.invalidateQueries({ queryKey: emailKeys.templates(projectId) });
                   }}
+                  actions={
+                    BUILT_IN_TEMPLATE_IDS.includes(picked.id) ? null : (
+                      <button type="button" className="dashboard-danger" onClick={() => (remove.reset(), setDeleting(true))}>
+                        Delete template
+                      </button>
+                    )
+                  }
                 />
               ) : null}
+              <ConfirmDialog
+                open={deleting && picked !== undefined}
+                title={`Delete the template “${picked?.displayName ?? ""}”?`}
+                confirmLabel="Delete template"
+                busy={remove.isPending}
+                error={remove.isError ? remove.error.message : null}
+                onConfirm={() => picked && remove.mutate(picked.id)}
+                onCancel={() => setDeleting(false)}
+              >
+                <p>Apps that send it by its id will get an error instead.</p>
+              </ConfirmDialog>
             </>
           );
         }}

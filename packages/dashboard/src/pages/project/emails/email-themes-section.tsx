@@ -8,6 +8,7 @@ import { adminProjectKey } from "../../../project-admin.js";
 import { EmailCodeEditor } from "./email-code-editor.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
 import { BUILT_IN_THEME_IDS, emailKeys, useEmailThemes } from "./email-queries.js";
+import { useChosenEmailItem } from "./use-chosen-item.js";
 
 /** What a theme is previewed around: a short mail that shows the theme's frame. */
 const SAMPLE_TEMPLATE = `import { Subject } from "@stackframe/emails";
@@ -30,7 +31,7 @@ export function EmailThemesSection({ admin, projectId }: { admin: AdminApp; proj
   const queryClient = useQueryClient();
   const themes = useEmailThemes(admin, projectId);
   const project = useQuery({ queryKey: adminProjectKey(projectId), queryFn: () => admin.getAdminProject() });
-  const [chosenId, setChosenId] = useState<string>();
+  const [chosenId, setChosenId] = useChosenEmailItem();
   const [deleting, setDeleting] = useState(false);
   const projectThemeId = project.data?.config.email_theme;
 
@@ -38,7 +39,6 @@ export function EmailThemesSection({ admin, projectId }: { admin: AdminApp; proj
     mutationFn: (id: string) => admin.deleteEmailTheme(id),
     onSuccess: async () => {
       setDeleting(false);
-      setChosenId(undefined);
       await queryClient.invalidateQueries({ queryKey: emailKeys.all(projectId) });
     },
   });

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { QueryState } from "../../../components/query-state.js";
 import { errorMessage } from "../../../error-message.js";
+import { useUnsavedChanges } from "../../../use-unsaved-changes.js";
 import { useConfigOverrideUpdate, useProjectConfig } from "../project-config/project-config-queries.js";
 import { SaveStatus } from "../project-config/save-status.js";
 import { JsonEditor } from "./json-editor.js";
@@ -29,16 +30,19 @@ export function parseOverride(text: string): { ok: true; change: Record<string, 
 export function ConfigOverrideCard() {
   const id = useId();
   const [text, setText] = useState(EXAMPLE);
+  // The text last applied (at first the example, which nobody wrote): anything else would be lost on leaving.
+  const [applied, setApplied] = useState(EXAMPLE);
   const [problem, setProblem] = useState<string | null>(null);
   const update = useConfigOverrideUpdate();
   const config = useProjectConfig();
+  const leavePrompt = useUnsavedChanges(text !== applied);
 
   const submit = () => {
     update.reset();
     const parsed = parseOverride(text);
     if (!parsed.ok) return setProblem(parsed.error);
     setProblem(null);
-    update.mutate(parsed.change);
+    update.mutate(parsed.change, { onSuccess: () => setApplied(text) });
   };
 
   return (
@@ -83,6 +87,7 @@ export function ConfigOverrideCard() {
           )}
         </QueryState>
       </details>
+      {leavePrompt}
     </section>
   );
 }
