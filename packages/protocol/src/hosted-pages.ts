@@ -29,3 +29,10 @@ export function hostedHandlerPath(projectId: string): string {
 
 /** SPEC.md §2: the query parameter that carries where to go once signed in (or out). */
 export const RETURN_TO_PARAM = "after_auth_return_to";
+
+/**
+ * Fired (cancelable) on `window` by an app with hosted pages instead of going to the hosted mfa page on another
+ * origin, which cannot read the attempt code kept in the app's session storage: the page's `<auth-sign-in>`
+ * asks for the code itself and cancels the event. Not cancelled (no such form on the page), the app goes there.
+ */
+export const MFA_REQUIRED_EVENT = "latchkey-mfa-required";

@@ -12,7 +12,7 @@ import {
   signInWithPasskey,
 } from "./support/passkey-fixture.js";
 import { SoftwareAuthenticator } from "./support/software-authenticator.js";
-import { useServerForFile } from "./support/users-fixture.js";
+import { server, useServerForFile } from "./support/users-fixture.js";
 
 // Which pages may use passkeys (SPEC.md §5 "WebAuthn", "Trusted domain"): the RP id is the requesting
 // page's hostname, and that page must be a trusted domain of the project (wildcards allowed), or localhost
@@ -112,5 +112,17 @@ describe("passkey origins and RP ids", () => {
     const refusing = await passkeyProject({ "domains.allowLocalhost": false });
     const refused = await passkeyPost(refusing, "/initiate-passkey-authentication", {}, { origin: local.origin });
     expectKnownError(refused, "PASSKEY_AUTHENTICATION_FAILED", 400);
+  });
+
+  it("accepts this server's own localhost origin (its hosted pages in development), and no other localhost page", async () => {
+    // This server's public URL is on localhost: its hosted handler pages run there, port included.
+    const hosted = { origin: new URL(server.env.publicUrl).origin };
+    expect(new URL(hosted.origin).hostname).toBe("localhost");
+    const project = await passkeyProject({ "domains.allowLocalhost": false });
+    const authenticator = new SoftwareAuthenticator();
+    expectOk(await registerPasskey(project, await signedInUser(project), authenticator, hosted));
+    expectOk(await signInWithPasskey(project, authenticator, hosted));
+    const otherPort = await passkeyPost(project, "/initiate-passkey-authentication", {}, { origin: "http://localhost:3000" });
+    expectKnownError(otherPort, "PASSKEY_AUTHENTICATION_FAILED", 400);
   });
 });

@@ -1,5 +1,6 @@
+import { KnownError } from "@latchkey/protocol/errors/known-error";
 import type { SignInResponse } from "@latchkey/protocol/schemas";
-import { HOSTED_PAGES, RETURN_TO_PARAM, hostedHandlerPath } from "@latchkey/protocol/hosted-pages";
+import { HOSTED_PAGES, MFA_REQUIRED_EVENT, RETURN_TO_PARAM, hostedHandlerPath } from "@latchkey/protocol/hosted-pages";
 import { createClientApp, internalsOf, type ClientApp, type ClientAppOptions } from "../apps/client-app.js";
 import { documentCookieJar } from "../token-stores/cookie-jar.js";
 import { resolveUrls, type AppUrls } from "../urls.js";
@@ -26,6 +27,8 @@ const STATE_PARAM = "latchkey_handoff_state";
 /** Marks a magic link that comes back to the app's page (the link adds `code`). */
 const MAGIC_LINK_PARAM = "latchkey_magic_link";
 const verifierCookie = (state: string) => `latchkey-handoff-${state}`;
+/** SPEC.md §4: where a sign-in waiting for its second factor keeps its attempt code (as the elements do). */
+const MFA_ATTEMPT_CODE_KEY = "stack_mfa_attempt_code";
 /** The person has the hosted pages' sign-in (and maybe a mail) to get through: an hour, as for OAuth. */
 const VERIFIER_MAX_AGE_SECONDS = 3_600;
 
@@ -103,11 +106,26 @@ export function createClientAppWithHostedPages(options: ClientAppOptions): Clien
     return target.href;
   };
 
+  /**
+   * A sign-in waiting for its second factor keeps its attempt code in this origin's session storage (SPEC.md
+   * §4), out of reach of a hosted mfa page on another origin, so going there would only say the sign-in
+   * expired. The page is asked instead (MFA_REQUIRED_EVENT): its `<auth-sign-in>` takes the code in place.
+   */
+  const isHostedMfaPageElsewhere = (url: string): boolean => {
+    const current = currentUrl();
+    if (!current) return false;
+    const target = new URL(url, current);
+    return target.origin !== new URL(current).origin && target.origin + target.pathname === hostedBase + "mfa";
+  };
+
   const app = createClientApp({
     ...options,
     urls,
     trustedOrigins: [...(options.trustedOrigins ?? []), new URL(options.baseUrl).origin],
-    navigate: async (url, how) => navigate(await toHostedPage(url), how),
+    navigate: async (url, how) => {
+      if (isHostedMfaPageElsewhere(url) && !dispatchEvent(new Event(MFA_REQUIRED_EVENT, { cancelable: true }))) return;
+      await navigate(await toHostedPage(url), how);
+    },
   });
   followLinks((href) => href.startsWith(hostedBase), async (href) => navigate(await toHostedPage(href), { replace: false }));
   void finishArrival(app, currentUrl).catch((error: unknown) => console.error("Latchkey: signing in on arrival failed", error));
@@ -175,10 +193,25 @@ async function finishArrival(app: ClientApp, currentUrl: () => string | undefine
     url.searchParams.delete(MAGIC_LINK_PARAM);
     url.searchParams.delete("code");
     replaceAddress(url.href);
-    await app.signInWithCode(magicCode);
+    await askForSecondFactorIfNeeded(app, () => app.signInWithCode(magicCode));
     return;
   }
-  await app.callOAuthCallback();
+  await askForSecondFactorIfNeeded(app, () => app.callOAuthCallback());
+}
+
+/**
+ * Runs a sign-in on arrival; one that waits for a second factor keeps its attempt code in this origin's
+ * session storage and goes on to the mfa page, as `<auth-sign-in>` does (a hosted one on another origin is
+ * replaced by this page's own form, above).
+ */
+async function askForSecondFactorIfNeeded(app: ClientApp, signIn: () => Promise<unknown>): Promise<void> {
+  try {
+    await signIn();
+  } catch (error) {
+    if (!(error instanceof KnownError) || error.code !== "MULTI_FACTOR_AUTHENTICATION_REQUIRED") throw error;
+    sessionStorage.setItem(MFA_ATTEMPT_CODE_KEY, String((error.details as { attempt_code?: unknown } | undefined)?.attempt_code ?? ""));
+    await app.redirectTo("mfa", { replace: true });
+  }
 }
 
 /** Clicks on links that `matches` go through `follow` instead (plain left clicks the page did not handle). */

@@ -1,13 +1,16 @@
+import { MFA_REQUIRED_EVENT } from "@latchkey/protocol/hosted-pages";
 import { html, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { describeError, type ShownError } from "../base/errors.js";
 import { field, focusError, formError, formValues, submit } from "../base/forms.js";
 import { msg } from "../base/i18n.js";
-import { MFA_ATTEMPT_CODE_KEY } from "./sign-in.js";
+import { MFA_ATTEMPT_CODE_KEY, type AuthSignInElement } from "./sign-in.js";
 
 /**
  * The second step of signing in for a user with two-factor authentication (the mfa handler page): the code
- * of the authenticator app, with the attempt code that `<auth-sign-in>` kept in session storage.
+ * of the authenticator app, with the attempt code that `<auth-sign-in>` kept in session storage. Also shown
+ * by `<auth-sign-in>` in place of its form when the mfa page is on another origin (hosted pages), which
+ * cannot read that storage.
  *
  * @element auth-mfa
  * @fires auth-signed-in - After signing in; detail `{ userId, isNewUser }`.
@@ -65,4 +68,16 @@ export class AuthMfaElement extends AuthElement {
       this.busy = false;
     }
   }
+}
+
+// An app with hosted pages does not send a sign-in waiting for its second factor to the hosted mfa page, on
+// another origin that cannot read the attempt code (core's flows/hosted-pages.ts): the page's sign-in form
+// shows this element instead. Here rather than in sign-in.ts: the sign-in-only bundle has neither.
+if (typeof window !== "undefined") {
+  addEventListener(MFA_REQUIRED_EVENT, (event) => {
+    for (const signIn of document.querySelectorAll<AuthSignInElement>("auth-sign-in")) {
+      signIn.secondFactor = true;
+      event.preventDefault();
+    }
+  });
 }

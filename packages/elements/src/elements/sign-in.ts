@@ -19,6 +19,11 @@ type Step = { name: "methods"; mode: "password" | "email-code" } | { name: "code
  * browser's passkey suggestions on the email field). Links to sign-up and
  * forgot-password carry `after_auth_return_to`.
  *
+ * Someone with two-factor authentication continues on the mfa page, which reads the attempt code from this
+ * origin's session storage. With hosted pages (full bundle), that page is on another origin, which cannot
+ * read it: the code is asked for here instead, by an `<auth-mfa>` in place of the form. So it is for an OAuth
+ * sign-in or a magic link started here that comes back to this page.
+ *
  * @element auth-sign-in
  * @fires auth-signed-in - After a successful sign-in; detail `{ userId, isNewUser }`.
  * @attr no-redirect - Stay on the page after signing in instead of going to after-sign-in.
@@ -42,12 +47,19 @@ export class AuthSignInElement extends AuthElement {
     step: { state: true },
     busy: { state: true },
     error: { state: true },
+    secondFactor: { state: true },
   };
 
   declare noRedirect: boolean;
   declare step: Step | undefined;
   declare busy: boolean;
   declare error: ShownError | null;
+  /**
+   * Shows `<auth-mfa>` in place of the form, for the sign-in waiting in session storage. Set by
+   * `<auth-mfa>`'s module when a redirect to a hosted mfa page on another origin is replaced (MFA_REQUIRED_EVENT).
+   * @internal
+   */
+  declare secondFactor?: boolean;
   private readonly project = this.watch((app) => app.$project);
   private readonly user = this.watch((app) => app.$user);
 
@@ -62,6 +74,7 @@ export class AuthSignInElement extends AuthElement {
     const user = this.user() as Loadable<CurrentUser | null> | undefined;
     // Someone already signed in sees who, with a way on and a way out, not a form that would sign in again.
     if (user?.status === "ready" && user.value && !this.busy) return html`<div class="lk-card" part="card">${this.renderSignedIn(user.value)}</div>`;
+    if (this.secondFactor) return html`<auth-mfa autofocus ?no-redirect=${this.noRedirect}></auth-mfa>`;
     return html`<div class="lk-card" part="card">${projectGate(this.project() as Loadable<Project> | undefined, (project) => this.renderReady(project))}</div>`;
   }
 

@@ -1,6 +1,6 @@
 import { hostedHandlerPath } from "@latchkey/protocol/hosted-pages";
 import type { Env } from "../env.js";
-import type { ProjectConfig } from "./project-config.js";
+import { requiresPublishableClientKey, type ProjectConfig } from "./project-config.js";
 import { isRedirectUrlTrusted, isUrlTrustedByProject, trustedDomainBaseUrls } from "./trusted-domains.js";
 
 /**
@@ -9,6 +9,23 @@ import { isRedirectUrlTrusted, isUrlTrustedByProject, trustedDomainBaseUrls } fr
  * under its trusted domains: mails may link to them, OAuth may come back to them. Only this project's pages
  * count for it; another project's pages on the same server are as foreign as any other site.
  */
+
+/**
+ * Whether this server hosts the project's handler pages: not for a project that requires a publishable
+ * client key on every request, since the pages have none to send (routes/hosted-handler-pages.ts).
+ */
+export function hasHostedPages(config: ProjectConfig): boolean {
+  return !requiresPublishableClientKey(config);
+}
+
+/**
+ * The origin the project's hosted pages run on (this server's public origin), or undefined while it has none.
+ * Every project's hosted pages share it, so it is trusted for a project only as a whole origin, never as a
+ * reason to trust anything under it.
+ */
+export function hostedPagesOrigin(env: Pick<Env, "publicUrl">, config: ProjectConfig): string | undefined {
+  return hasHostedPages(config) ? new URL(env.publicUrl).origin : undefined;
+}
 
 /** The absolute URL of a project's hosted handler pages on this server. */
 export function hostedHandlerBase(env: Pick<Env, "publicUrl">, projectId: string): string {

@@ -53,7 +53,8 @@ export const passkeyAuthRoutes = [
     errors: [KnownErrors.UserAuthenticationRequired, PASSKEYS_OFF, KnownErrors.PasskeyRegistrationFailed, ...CODE_ERRORS],
     handler: async (c, { auth, body }) => {
       if (!auth.user) throw new KnownErrors.UserAuthenticationRequired();
-      return registerPasskey(c.get("deps").db, auth.project, auth.user.id, { credential: body.credential, code: body.code, pageOrigin: c.req.header("origin") });
+      const { db, env } = c.get("deps");
+      return registerPasskey(db, env, auth.project, auth.user.id, { credential: body.credential, code: body.code, pageOrigin: c.req.header("origin") });
     },
   }),
   defineRoute({

@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { PUBLIC_CLIENT_SECRET } from "@latchkey/protocol/dialects";
 import { HOSTED_PAGES, RETURN_TO_PARAM, hostedHandlerPath, type HostedPage } from "@latchkey/protocol/hosted-pages";
-import { hostedHandlerBase, isUrlTrustedForProject, projectHomeUrl } from "../config/hosted-pages.js";
-import { renderProjectConfig, requiresPublishableClientKey, type ConfigObject } from "../config/project-config.js";
+import { hasHostedPages, hostedHandlerBase, isUrlTrustedForProject, projectHomeUrl } from "../config/hosted-pages.js";
+import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { AppEnv } from "../http/context.js";
 import { findProject } from "../services/projects.js";
 import { STATIC_VERSION } from "./static-bundles.js";
@@ -46,7 +46,7 @@ async function hostedPage(c: Context<AppEnv>, projectId: string, page: string): 
   const project = await findProject(db, projectId);
   if (!project) return notFoundPage(c, "There is no project with this id.");
   const config = renderProjectConfig(project.config_override as ConfigObject);
-  if (requiresPublishableClientKey(config)) {
+  if (!hasHostedPages(config)) {
     return notFoundPage(c, "This project requires a publishable client key on every request, so this server hosts no pages for it: the app serves its own handler pages.");
   }
 

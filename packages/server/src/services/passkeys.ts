@@ -15,6 +15,7 @@ import {
   type RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import { hostedPagesOrigin } from "../config/hosted-pages.js";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import { isLocalhost, isUrlUnderTrustedDomain, trustedDomainBaseUrls } from "../config/trusted-domains.js";
 import type { Db } from "../db/connect.js";
@@ -32,20 +33,26 @@ import type { ProjectRow } from "./projects.js";
  * The options handed out carry a sentinel RP id that the client library replaces with the page's
  * hostname, so one project can serve several trusted domains. Completion therefore decides the RP: the
  * requesting page's origin (its Origin header, else the origin the browser wrote into clientDataJSON) must
- * be a trusted domain of the project, or localhost when the project allows it, and its hostname is the RP
- * id the authenticator must have signed for. The WebAuthn checks themselves (challenge, origin, RP id hash,
- * user presence, signature, counter) are @simplewebauthn/server's.
+ * be a trusted domain of the project, or localhost when the project allows it, or this server's own pages
+ * for the project (below), and its hostname is the RP id the authenticator must have signed for. The
+ * WebAuthn checks themselves (challenge, origin, RP id hash, user presence, signature, counter) are
+ * @simplewebauthn/server's.
  */
 
 /** WebAuthn user handles are 1 to 64 bytes (WebAuthn §5.4.3); ours are the user's UUID in UTF-8 (36). */
 const MAX_USER_HANDLE_BYTES = 64;
 
-const configOf = (project: ProjectRow): ProjectConfig => renderProjectConfig(project.config_override as ConfigObject);
+/** What decides which pages may hold a project's passkeys. */
+interface PasskeySites {
+  config: ProjectConfig;
+  /** This server's public origin while it hosts the project's handler pages (config/hosted-pages.ts). */
+  hostedPagesOrigin: string | undefined;
+}
 
-function requirePasskeysEnabled(project: ProjectRow): ProjectConfig {
-  const config = configOf(project);
+function requirePasskeysEnabled(env: Pick<Env, "publicUrl">, project: ProjectRow): PasskeySites {
+  const config = renderProjectConfig(project.config_override as ConfigObject);
   if (!config.auth.passkey.allowSignIn) throw new KnownErrors.PasskeyAuthenticationNotEnabled();
-  return config;
+  return { config, hostedPagesOrigin: hostedPagesOrigin(env, config) };
 }
 
 interface RelyingParty {
@@ -56,8 +63,15 @@ interface RelyingParty {
 /**
  * The RP for a page at `origin`, or undefined when the project does not trust it. Origins are compared
  * whole (scheme, host, port); IP addresses are refused because WebAuthn RP ids are domains.
+ *
+ * The project's hosted handler pages run on this server's public origin, which is none of its trusted
+ * domains; while the server hosts them, exactly that origin is an RP too, with the server's host name as RP
+ * id. So passkeys made there belong to the server's host name, and those made in the app's own pages to the
+ * app's (README, "Hosted handler pages"). Localhost is no exception here: a server whose public URL is on
+ * localhost (development) serves its pages there, and only that origin, port included, is accepted; other
+ * localhost pages still need the project's `allowLocalhost`.
  */
-function relyingPartyFor(config: ProjectConfig, origin: string): RelyingParty | undefined {
+function relyingPartyFor({ config, hostedPagesOrigin }: PasskeySites, origin: string): RelyingParty | undefined {
   let url: URL;
   try {
     url = new URL(origin);
@@ -68,6 +82,7 @@ function relyingPartyFor(config: ProjectConfig, origin: string): RelyingParty | 
   if (url.origin !== origin || (url.protocol !== "https:" && url.protocol !== "http:")) return undefined;
   const rpId = url.hostname;
   if (rpId.startsWith("[") || /^\d+\.\d+\.\d+\.\d+$/.test(rpId)) return undefined;
+  if (origin === hostedPagesOrigin) return { origin, rpId };
   if (isLocalhost(url)) return config.domains.allowLocalhost ? { origin, rpId } : undefined;
   const trusted = trustedDomainBaseUrls(config).some((domain) => {
     // Only the trusted domain's origin part matters here: a passkey belongs to a host, not to a path.
@@ -98,20 +113,20 @@ function asBase64Url(value: unknown): unknown {
 }
 
 /** The RP of a completed ceremony: from the page's Origin header, else from the signed client data. */
-function relyingPartyOfCeremony(config: ProjectConfig, pageOrigin: string | undefined, clientDataJSON: string, fail: (message: string) => KnownError): RelyingParty {
+function relyingPartyOfCeremony(sites: PasskeySites, pageOrigin: string | undefined, clientDataJSON: string, fail: (message: string) => KnownError): RelyingParty {
   let origin = pageOrigin;
   if (origin === undefined) {
     origin = clientDataOrigin(clientDataJSON);
     if (origin === undefined) throw fail("The client data of the passkey response could not be read");
   }
-  const rp = relyingPartyFor(config, origin);
+  const rp = relyingPartyFor(sites, origin);
   if (!rp) throw fail(`The origin ${JSON.stringify(origin)} is not a trusted domain of this project`);
   return rp;
 }
 
 /** Refuses an initiate call from a page the project does not trust, before the browser prompts anyone. */
-function checkInitiatingPage(config: ProjectConfig, pageOrigin: string | undefined, fail: (message: string) => KnownError): void {
-  if (pageOrigin !== undefined && !relyingPartyFor(config, pageOrigin)) {
+function checkInitiatingPage(sites: PasskeySites, pageOrigin: string | undefined, fail: (message: string) => KnownError): void {
+  if (pageOrigin !== undefined && !relyingPartyFor(sites, pageOrigin)) {
     throw fail(`The origin ${JSON.stringify(pageOrigin)} is not a trusted domain of this project`);
   }
 }
@@ -138,8 +153,8 @@ function challengeFor(env: Env): string | undefined {
 
 /** `initiate-passkey-registration`: options for `navigator.credentials.create()` and the code of their challenge. */
 export async function initiatePasskeyRegistration(db: Db, env: Env, project: ProjectRow, user: PasskeyUser, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
-  const config = requirePasskeysEnabled(project);
-  checkInitiatingPage(config, pageOrigin, registrationFailed);
+  const sites = requirePasskeysEnabled(env, project);
+  checkInitiatingPage(sites, pageOrigin, registrationFailed);
   const userHandle = new TextEncoder().encode(user.id);
   if (userHandle.length < 1 || userHandle.length > MAX_USER_HANDLE_BYTES) throw new Error(`user handle of ${userHandle.length} bytes`);
   const options = await generateRegistrationOptions({
@@ -168,20 +183,21 @@ const ORIGIN_NOT_ALLOWED = "Passkey registration failed because the origin is no
  */
 export async function registerPasskey(
   db: Db,
+  env: Env,
   project: ProjectRow,
   userId: string,
   input: { credential: unknown; code: string; pageOrigin: string | undefined },
 ): Promise<PasskeyRegisterResponse> {
-  const config = requirePasskeysEnabled(project);
+  const sites = requirePasskeysEnabled(env, project);
   const response = registrationCredentialOf(input.credential);
   const origin = clientDataOrigin(response.response.clientDataJSON);
   if (origin === undefined) throw registrationFailed("Passkey registration failed because the client data of the credential could not be read");
-  if (!relyingPartyFor(config, origin)) throw registrationFailed(ORIGIN_NOT_ALLOWED);
+  if (!relyingPartyFor(sites, origin)) throw registrationFailed(ORIGIN_NOT_ALLOWED);
   const stored = await consumePasskeyChallenge(db, { projectId: project.id, ceremony: "registration", code: input.code });
   // Another user's registration code does not exist for this one.
   if (stored.userId !== userId) throw new KnownErrors.VerificationCodeNotFound();
   // The page that sent the request (when the browser says) is the RP; its client data must name it too.
-  const rp = relyingPartyFor(config, input.pageOrigin ?? origin);
+  const rp = relyingPartyFor(sites, input.pageOrigin ?? origin);
   if (!rp) throw registrationFailed(ORIGIN_NOT_ALLOWED);
 
   let registration;
@@ -246,8 +262,8 @@ function registrationCredentialOf(credential: unknown): RegistrationResponseJSON
 
 /** `initiate-passkey-authentication`: options for `navigator.credentials.get()` and the code of their challenge. */
 export async function initiatePasskeyAuthentication(db: Db, env: Env, project: ProjectRow, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
-  const config = requirePasskeysEnabled(project);
-  checkInitiatingPage(config, pageOrigin, authenticationFailed);
+  const sites = requirePasskeysEnabled(env, project);
+  checkInitiatingPage(sites, pageOrigin, authenticationFailed);
   const options = await generateAuthenticationOptions({
     rpID: PASSKEY_RP_ID_SENTINEL,
     userVerification: "preferred",
@@ -268,7 +284,7 @@ export async function signInWithPasskey(
   project: ProjectRow,
   input: { response: AuthenticationResponseJSON; code: string; pageOrigin: string | undefined },
 ): Promise<PasskeySignInResponse> {
-  const config = requirePasskeysEnabled(project);
+  const sites = requirePasskeysEnabled(env, project);
   const stored = await consumePasskeyChallenge(db, { projectId: project.id, ceremony: "authentication", code: input.code });
   const passkey = await db
     .selectFrom("passkey_credentials as p")
@@ -284,7 +300,7 @@ export async function signInWithPasskey(
   if (userHandle && new TextDecoder().decode(isoBase64URL.toBuffer(userHandle)) !== passkey.user_id) {
     throw authenticationFailed("The passkey's user handle does not match its account");
   }
-  const rp = relyingPartyOfCeremony(config, input.pageOrigin, input.response.response.clientDataJSON, authenticationFailed);
+  const rp = relyingPartyOfCeremony(sites, input.pageOrigin, input.response.response.clientDataJSON, authenticationFailed);
 
   const storedCounter = Number(passkey.counter);
   let newCounter: number;
