@@ -1,11 +1,11 @@
-import type { UseMutationResult } from "@tanstack/react-query";
-import { useId, useState, type ReactNode } from "react";
+import { useId, type ReactNode } from "react";
+import { useConfirmedAction } from "../use-confirmed-action.js";
 import { ConfirmDialog } from "./confirm-dialog.js";
 
 /**
  * The card at the bottom of a page that deletes its subject (a project, a team, a user): what is lost, a
- * danger button, and a dialog where the subject's name must be typed first. `remove` does the deleting (and
- * leaves the page when it is done); a failure shows in the dialog, to retry or cancel.
+ * danger button, and a dialog where the subject's name must be typed first. `remove` does the deleting and
+ * `onDone` leaves the page; a failure shows in the dialog, to retry or cancel.
  */
 export function DeleteCard({
   title,
@@ -14,6 +14,7 @@ export function DeleteCard({
   confirmTitle,
   typeToConfirm,
   remove,
+  onDone,
   failure,
 }: {
   title: string;
@@ -23,29 +24,21 @@ export function DeleteCard({
   actionLabel: string;
   confirmTitle: string;
   typeToConfirm: string;
-  remove: UseMutationResult<unknown, Error, void>;
-  /** The dialog's message when deleting failed. */
-  failure: (error: Error) => string;
+  remove: () => Promise<unknown>;
+  onDone: () => unknown;
+  /** What failed, for the dialog's "Could not {failure}: …"; without it the server's message alone. */
+  failure?: string;
 }) {
   const id = useId();
-  const [open, setOpen] = useState(false);
+  const deletion = useConfirmedAction({ action: remove, onDone, failure });
   return (
     <section className="dashboard-card dashboard-danger-zone" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
       {children}
-      <button type="button" className="dashboard-danger" onClick={() => (remove.reset(), setOpen(true))}>
+      <button type="button" className="dashboard-danger" onClick={() => deletion.ask()}>
         {actionLabel}
       </button>
-      <ConfirmDialog
-        open={open}
-        title={confirmTitle}
-        confirmLabel={actionLabel}
-        typeToConfirm={typeToConfirm}
-        busy={remove.isPending}
-        error={remove.isError ? failure(remove.error) : null}
-        onConfirm={() => remove.mutate(undefined, { onSuccess: () => setOpen(false) })}
-        onCancel={() => setOpen(false)}
-      >
+      <ConfirmDialog {...deletion.dialog} title={confirmTitle} confirmLabel={actionLabel} typeToConfirm={typeToConfirm}>
         <p>This cannot be undone.</p>
       </ConfirmDialog>
     </section>

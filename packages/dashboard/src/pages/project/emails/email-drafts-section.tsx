@@ -1,8 +1,8 @@
-import type { AdminApp } from "@latchkey/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import type { AdminApp, EmailDraft } from "@latchkey/core";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
 import { emailKeys } from "./email-queries.js";
 import { useChosenEmailItem } from "./use-chosen-item.js";
@@ -14,13 +14,9 @@ export function EmailDraftsSection({ admin, projectId }: { admin: AdminApp; proj
   const queryClient = useQueryClient();
   const drafts = useQuery({ queryKey: emailKeys.drafts(projectId), queryFn: () => admin.listEmailDrafts() });
   const [chosenId, setChosenId] = useChosenEmailItem();
-  const [deleting, setDeleting] = useState(false);
-  const remove = useMutation({
-    mutationFn: (id: string) => admin.deleteEmailDraft(id),
-    onSuccess: async () => {
-      setDeleting(false);
-      await queryClient.invalidateQueries({ queryKey: emailKeys.drafts(projectId) });
-    },
+  const remove = useConfirmedAction({
+    action: (draft: EmailDraft) => admin.deleteEmailDraft(draft.id),
+    onDone: () => queryClient.invalidateQueries({ queryKey: emailKeys.drafts(projectId) }),
   });
 
   return (
@@ -54,7 +50,7 @@ export function EmailDraftsSection({ admin, projectId }: { admin: AdminApp; proj
                     await queryClient.invalidateQueries({ queryKey: emailKeys.drafts(projectId) });
                   }}
                   actions={
-                    <button type="button" className="dashboard-danger" onClick={() => (remove.reset(), setDeleting(true))}>
+                    <button type="button" className="dashboard-danger" onClick={() => remove.ask(picked)}>
                       Delete draft
                     </button>
                   }
@@ -62,15 +58,7 @@ export function EmailDraftsSection({ admin, projectId }: { admin: AdminApp; proj
                   {(unsaved) => <SendDraftForm admin={admin} projectId={projectId} draft={picked} unsaved={unsaved} />}
                 </ThemedEmailEditor>
               ) : null}
-              <ConfirmDialog
-                open={deleting && picked !== undefined}
-                title={`Delete the draft “${picked?.displayName ?? ""}”?`}
-                confirmLabel="Delete draft"
-                busy={remove.isPending}
-                error={remove.isError ? remove.error.message : null}
-                onConfirm={() => picked && remove.mutate(picked.id)}
-                onCancel={() => setDeleting(false)}
-              />
+              <ConfirmDialog {...remove.dialog} title={`Delete the draft “${remove.pending?.displayName ?? ""}”?`} confirmLabel="Delete draft" />
             </>
           );
         }}

@@ -1,8 +1,8 @@
-import type { AdminApp } from "@latchkey/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import type { AdminApp, EmailTemplate } from "@latchkey/core";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
 import { BUILT_IN_TEMPLATE_IDS, emailKeys } from "./email-queries.js";
 import { useChosenEmailItem } from "./use-chosen-item.js";
@@ -17,13 +17,9 @@ export function EmailTemplatesSection({ admin, projectId }: { admin: AdminApp; p
   const queryClient = useQueryClient();
   const templates = useQuery({ queryKey: emailKeys.templates(projectId), queryFn: () => admin.listEmailTemplates() });
   const [chosenId, setChosenId] = useChosenEmailItem();
-  const [deleting, setDeleting] = useState(false);
-  const remove = useMutation({
-    mutationFn: (id: string) => admin.deleteEmailTemplate(id),
-    onSuccess: async () => {
-      setDeleting(false);
-      await queryClient.invalidateQueries({ queryKey: emailKeys.templates(projectId) });
-    },
+  const remove = useConfirmedAction({
+    action: (template: EmailTemplate) => admin.deleteEmailTemplate(template.id),
+    onDone: () => queryClient.invalidateQueries({ queryKey: emailKeys.templates(projectId) }),
   });
 
   return (
@@ -60,22 +56,14 @@ export function EmailTemplatesSection({ admin, projectId }: { admin: AdminApp; p
                   }}
                   actions={
                     BUILT_IN_TEMPLATE_IDS.includes(picked.id) ? null : (
-                      <button type="button" className="dashboard-danger" onClick={() => (remove.reset(), setDeleting(true))}>
+                      <button type="button" className="dashboard-danger" onClick={() => remove.ask(picked)}>
                         Delete template
                       </button>
                     )
                   }
                 />
               ) : null}
-              <ConfirmDialog
-                open={deleting && picked !== undefined}
-                title={`Delete the template “${picked?.displayName ?? ""}”?`}
-                confirmLabel="Delete template"
-                busy={remove.isPending}
-                error={remove.isError ? remove.error.message : null}
-                onConfirm={() => picked && remove.mutate(picked.id)}
-                onCancel={() => setDeleting(false)}
-              >
+              <ConfirmDialog {...remove.dialog} title={`Delete the template “${remove.pending?.displayName ?? ""}”?`} confirmLabel="Delete template">
                 <p>Apps that send it by its id will get an error instead.</p>
               </ConfirmDialog>
             </>

@@ -1,10 +1,11 @@
-import type { AdminApp } from "@latchkey/core";
+import type { AdminApp, EmailThemeSummary } from "@latchkey/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
 import { adminProjectKey } from "../../../project-admin.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { EmailCodeEditor } from "./email-code-editor.js";
 import { EmailItemList, SectionIntro, pickedItem } from "./email-item-list.js";
 import { BUILT_IN_THEME_IDS, emailKeys, useEmailThemes } from "./email-queries.js";
@@ -32,15 +33,11 @@ export function EmailThemesSection({ admin, projectId }: { admin: AdminApp; proj
   const themes = useEmailThemes(admin, projectId);
   const project = useQuery({ queryKey: adminProjectKey(projectId), queryFn: () => admin.getAdminProject() });
   const [chosenId, setChosenId] = useChosenEmailItem();
-  const [deleting, setDeleting] = useState(false);
   const projectThemeId = project.data?.config.email_theme;
 
-  const remove = useMutation({
-    mutationFn: (id: string) => admin.deleteEmailTheme(id),
-    onSuccess: async () => {
-      setDeleting(false);
-      await queryClient.invalidateQueries({ queryKey: emailKeys.all(projectId) });
-    },
+  const remove = useConfirmedAction({
+    action: (theme: EmailThemeSummary) => admin.deleteEmailTheme(theme.id),
+    onDone: () => queryClient.invalidateQueries({ queryKey: emailKeys.all(projectId) }),
   });
   const makeProjectTheme = useMutation({
     mutationFn: (id: string) => admin.updateAdminProject({ config: { email_theme: id } }),
@@ -77,22 +74,14 @@ export function EmailThemesSection({ admin, projectId }: { admin: AdminApp; proj
                     </button>
                   )}
                   {BUILT_IN_THEME_IDS.includes(picked.id) ? null : (
-                    <button type="button" className="dashboard-danger" onClick={() => (remove.reset(), setDeleting(true))}>
+                    <button type="button" className="dashboard-danger" onClick={() => remove.ask(picked)}>
                       Delete theme
                     </button>
                   )}
                 </ThemeEditor>
               ) : null}
               <FailureAlert action="change the project's theme" error={makeProjectTheme.error} />
-              <ConfirmDialog
-                open={deleting && picked !== undefined}
-                title={`Delete the theme “${picked?.displayName ?? ""}”?`}
-                confirmLabel="Delete theme"
-                busy={remove.isPending}
-                error={remove.isError ? remove.error.message : null}
-                onConfirm={() => picked && remove.mutate(picked.id)}
-                onCancel={() => setDeleting(false)}
-              >
+              <ConfirmDialog {...remove.dialog} title={`Delete the theme “${remove.pending?.displayName ?? ""}”?`} confirmLabel="Delete theme">
                 <p>Templates and drafts that use it will use the project's theme instead.</p>
               </ConfirmDialog>
             </>

@@ -1,10 +1,11 @@
 import type { InternalApiKeyFirstView } from "@latchkey/core";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { ExpiryField } from "../../../components/expiry-field.js";
 import { errorMessage } from "../../../error-message.js";
 import { useProjectSettings } from "../project-config/project-config-queries.js";
 import { SaveStatus } from "../project-config/save-status.js";
-import { EXPIRY_CHOICES, KEY_KINDS, keySetForm, type ExpiryChoice, type KeySetFormValues } from "./key-sets.js";
+import { KEY_KINDS, keySetForm, type KeySetFormValues } from "./key-sets.js";
 
 const EMPTY: KeySetFormValues = { description: "", expiry: "90", hasPublishableClientKey: true, hasSecretServerKey: true, hasSuperSecretAdminKey: false };
 
@@ -56,16 +57,7 @@ export function CreateKeySetForm({ onCreated }: { onCreated: (keySet: InternalAp
           </p>
         ) : null}
       </div>
-      <div className="dashboard-field">
-        <label htmlFor={`${id}-expiry`}>Expires after</label>
-        <select id={`${id}-expiry`} value={values.expiry} onChange={(event) => setValues({ ...values, expiry: event.target.value as ExpiryChoice })}>
-          {EXPIRY_CHOICES.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ExpiryField id={`${id}-expiry`} label="Expires after" value={values.expiry} onChange={(expiry) => setValues({ ...values, expiry })} />
       <fieldset className="config-fieldset" aria-describedby={errors.kinds ? `${id}-kinds-error` : undefined}>
         <legend>Keys</legend>
         {KEY_KINDS.map((kind) => (

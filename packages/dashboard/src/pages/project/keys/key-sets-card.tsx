@@ -1,11 +1,11 @@
 import type { InternalApiKey, InternalApiKeyFirstView } from "@latchkey/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { SimpleTable } from "../../../components/simple-table.js";
-import { errorMessage } from "../../../error-message.js";
 import { projectKey } from "../../../project-admin.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { Copyable } from "../project-config/copy-button.js";
 import { useProjectSettings } from "../project-config/project-config-queries.js";
 import { CreateKeySetForm } from "./create-key-set-form.js";
@@ -26,13 +26,9 @@ export function KeySetsCard() {
     queryFn: async () => (await admin.listInternalApiKeys()).sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime()),
   });
   const [created, setCreated] = useState<InternalApiKeyFirstView | null>(null);
-  const [revoking, setRevoking] = useState<InternalApiKey | null>(null);
-  const revoke = useMutation({
-    mutationFn: (keySetId: string) => admin.revokeInternalApiKey(keySetId),
-    onSuccess: async () => {
-      setRevoking(null);
-      await queryClient.invalidateQueries({ queryKey: keySetsKey(projectId) });
-    },
+  const revoke = useConfirmedAction({
+    action: (keySet: InternalApiKey) => admin.revokeInternalApiKey(keySet.id),
+    onDone: () => queryClient.invalidateQueries({ queryKey: keySetsKey(projectId) }),
   });
 
   return (
@@ -67,7 +63,7 @@ export function KeySetsCard() {
                   <td>{status}</td>
                   <td>
                     {status === "Active" ? (
-                      <button type="button" className="dashboard-danger" aria-label={`Revoke ${keySet.description}`} onClick={() => (revoke.reset(), setRevoking(keySet))}>
+                      <button type="button" className="dashboard-danger" aria-label={`Revoke ${keySet.description}`} onClick={() => revoke.ask(keySet)}>
                         Revoke
                       </button>
                     ) : null}
@@ -78,17 +74,9 @@ export function KeySetsCard() {
           </SimpleTable>
         )}
       </QueryState>
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this key set?"
-        confirmLabel="Revoke keys"
-        busy={revoke.isPending}
-        error={revoke.isError ? errorMessage(revoke.error) : null}
-        onCancel={() => setRevoking(null)}
-        onConfirm={() => revoking && revoke.mutate(revoking.id)}
-      >
+      <ConfirmDialog {...revoke.dialog} title="Revoke this key set?" confirmLabel="Revoke keys">
         <p>
-          Every app using the keys of “{revoking?.description}” loses access at once. This cannot be undone.
+          Every app using the keys of “{revoke.pending?.description}” loses access at once. This cannot be undone.
         </p>
       </ConfirmDialog>
     </section>

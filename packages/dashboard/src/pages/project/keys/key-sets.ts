@@ -1,18 +1,10 @@
 import type { InternalApiKey, InternalApiKeyCreate } from "@latchkey/core";
 import { z } from "zod";
+import { expiryChoice, expiryDate, type ExpiryChoice } from "../../../components/expiry-field.js";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** How long a new key set lives; "never" is a hundred years (the protocol has no key set without an expiry). */
-export const EXPIRY_CHOICES = [
-  { value: "1", label: "1 day" },
-  { value: "7", label: "7 days" },
-  { value: "30", label: "30 days" },
-  { value: "90", label: "90 days" },
-  { value: "365", label: "1 year" },
-  { value: "never", label: "Never" },
-] as const;
-export type ExpiryChoice = (typeof EXPIRY_CHOICES)[number]["value"];
+/** A key set that "never" expires lives a hundred years: the protocol has no key set without an expiry. */
 const NEVER_DAYS = 100 * 365;
 
 export const KEY_KINDS = [
@@ -34,7 +26,7 @@ export interface KeySetFormValues {
 export const keySetForm = z
   .object({
     description: z.string().trim().min(1, "Describe what the keys are for, e.g. “Production web app”."),
-    expiry: z.enum(EXPIRY_CHOICES.map((choice) => choice.value) as [ExpiryChoice, ...ExpiryChoice[]]),
+    expiry: expiryChoice(),
     hasPublishableClientKey: z.boolean(),
     hasSecretServerKey: z.boolean(),
     hasSuperSecretAdminKey: z.boolean(),
@@ -46,7 +38,7 @@ export const keySetForm = z
   .transform(
     ({ expiry, ...rest }): InternalApiKeyCreate => ({
       ...rest,
-      expiresAt: new Date(Date.now() + (expiry === "never" ? NEVER_DAYS : Number(expiry)) * DAY),
+      expiresAt: expiryDate(expiry, NEVER_DAYS),
     }),
   );
 

@@ -6,6 +6,7 @@ import { QueryState } from "../../../components/query-state.js";
 import { SimpleTable } from "../../../components/simple-table.js";
 import { errorMessage } from "../../../error-message.js";
 import { adminProjectKey } from "../../../project-admin.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { permissionDefinitionsKey, teamKeys } from "../teams/team-queries.js";
 import { PermissionEditor } from "./permission-editor.js";
 import type { PermissionFormValues } from "./permission-form.js";
@@ -27,7 +28,6 @@ export function PermissionScopeCard({ projectId, admin, scope }: { projectId: st
   const queryClient = useQueryClient();
   const definitions = usePermissionDefinitions(projectId, admin, scope);
   const [editing, setEditing] = useState<PermissionDefinition | null>(null);
-  const [deleting, setDeleting] = useState<PermissionDefinition | null>(null);
   const [createCount, setCreateCount] = useState(0);
   // A rename or deletion also changes the default lists and the grants that name the permission.
   const refresh = () =>
@@ -51,12 +51,9 @@ export function PermissionScopeCard({ projectId, admin, scope }: { projectId: st
       await refresh();
     },
   });
-  const remove = useMutation({
-    mutationFn: (permissionId: string) => admin.deletePermissionDefinition(scope, permissionId),
-    onSuccess: async () => {
-      setDeleting(null);
-      await refresh();
-    },
+  const remove = useConfirmedAction({
+    action: (definition: PermissionDefinition) => admin.deletePermissionDefinition(scope, definition.id),
+    onDone: refresh,
   });
 
   return (
@@ -110,7 +107,7 @@ export function PermissionScopeCard({ projectId, admin, scope }: { projectId: st
                             <button
                               type="button"
                               className="dashboard-secondary dashboard-small-button"
-                              onClick={() => (remove.reset(), setDeleting(definition))}
+                              onClick={() => remove.ask(definition)}
                               aria-label={`Delete ${definition.id}`}
                             >
                               Delete
@@ -149,15 +146,7 @@ export function PermissionScopeCard({ projectId, admin, scope }: { projectId: st
           </>
         )}
       </QueryState>
-      <ConfirmDialog
-        open={deleting !== null}
-        title={`Delete ${deleting?.id ?? "this permission"}?`}
-        confirmLabel="Delete permission"
-        busy={remove.isPending}
-        error={remove.isError ? errorMessage(remove.error) : null}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
-        onCancel={() => setDeleting(null)}
-      >
+      <ConfirmDialog {...remove.dialog} title={`Delete ${remove.pending?.id ?? "this permission"}?`} confirmLabel="Delete permission">
         <p>Everyone who was granted it loses it (and what it contains, unless another permission holds that).</p>
       </ConfirmDialog>
     </section>

@@ -1,5 +1,5 @@
 import type { AdminApp, AdminProject } from "@latchkey/core";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { DeleteCard } from "../../../components/delete-card.js";
 import { projectKey } from "../../../project-admin.js";
@@ -12,22 +12,19 @@ import { ownedProjectsKey } from "../../../queries.js";
 export function DeleteProject({ project, admin, userId }: { project: AdminProject; admin: AdminApp; userId: string }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => admin.deleteProject(),
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ownedProjectsKey(userId) });
-      await navigate({ to: "/projects" });
-      queryClient.removeQueries({ queryKey: projectKey(project.id) });
-    },
-  });
   return (
     <DeleteCard
       title="Delete this project"
       actionLabel="Delete project"
       confirmTitle={`Delete ${project.displayName}?`}
       typeToConfirm={project.displayName}
-      remove={remove}
-      failure={(error) => `Could not delete the project: ${error.message}`}
+      remove={() => admin.deleteProject()}
+      onDone={async () => {
+        await queryClient.invalidateQueries({ queryKey: ownedProjectsKey(userId) });
+        await navigate({ to: "/projects" });
+        queryClient.removeQueries({ queryKey: projectKey(project.id) });
+      }}
+      failure="delete the project"
     >
       <p>Deleting the project removes its users, teams, keys and settings for good. Apps using its keys stop working.</p>
     </DeleteCard>

@@ -1,12 +1,13 @@
 import type { AdminApp, AdminProject, Team } from "@latchkey/core";
 import { useApp } from "@latchkey/react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
 import { z } from "zod";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { projectKey } from "../../../project-admin.js";
 import { ownedProjectsKey } from "../../../queries.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { ownerTeamsKey } from "./project-query.js";
 
 const transferForm = z.object({ newTeamId: z.string().min(1, "Choose the team to move the project to.") });
@@ -34,14 +35,13 @@ function TransferForm({ project, admin, userId, teams }: { project: AdminProject
   const id = useId();
   const [newTeamId, setNewTeamId] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const owner = teams.find((team) => team.id === project.ownerTeamId);
   const others = teams.filter((team) => team.id !== project.ownerTeamId);
   const target = others.find((team) => team.id === newTeamId);
-  const transfer = useMutation({
-    mutationFn: (teamId: string) => admin.transferProject(teamId),
-    onSuccess: async () => {
-      setConfirming(false);
+  const transfer = useConfirmedAction({
+    action: (teamId: string) => admin.transferProject(teamId),
+    failure: "transfer the project",
+    onDone: async () => {
       setNewTeamId("");
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: projectKey(project.id) }),
@@ -54,10 +54,7 @@ function TransferForm({ project, admin, userId, teams }: { project: AdminProject
     event.preventDefault();
     const parsed = transferForm.safeParse({ newTeamId });
     setError(parsed.success ? null : parsed.error.issues[0]!.message);
-    if (parsed.success) {
-      transfer.reset();
-      setConfirming(true);
-    }
+    if (parsed.success) transfer.ask(parsed.data.newTeamId);
   }
 
   const ownedBy = (
@@ -104,19 +101,11 @@ function TransferForm({ project, admin, userId, teams }: { project: AdminProject
             Transfer project
           </button>
           <span role="status" className="dashboard-muted">
-            {transfer.isSuccess ? "Transferred." : ""}
+            {transfer.mutation.isSuccess ? "Transferred." : ""}
           </span>
         </div>
       </form>
-      <ConfirmDialog
-        open={confirming}
-        title={`Transfer ${project.displayName}?`}
-        confirmLabel="Transfer"
-        busy={transfer.isPending}
-        error={transfer.isError ? `Could not transfer the project: ${transfer.error.message}` : null}
-        onConfirm={() => transfer.mutate(newTeamId)}
-        onCancel={() => setConfirming(false)}
-      >
+      <ConfirmDialog {...transfer.dialog} title={`Transfer ${project.displayName}?`} confirmLabel="Transfer">
         <p>
           The project moves to <strong>{target?.displayName}</strong>: its members administer it from then on, and members of{" "}
           <strong>{owner?.displayName ?? "the current team"}</strong> who are not in it lose access.

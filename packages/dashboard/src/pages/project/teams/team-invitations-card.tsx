@@ -4,7 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
-import { errorMessage } from "../../../error-message.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { invitationForm } from "./team-forms.js";
 import { teamKeys } from "./team-queries.js";
 
@@ -18,7 +18,6 @@ export function TeamInvitationsCard({ projectId, admin, teamId }: { projectId: s
   const invitations = useQuery({ queryKey: teamKeys.invitations(projectId, teamId), queryFn: () => admin.listServerTeamInvitations(teamId) });
   const [email, setEmail] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<TeamInvitation | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: teamKeys.invitations(projectId, teamId) });
   const send = useMutation({
     mutationFn: (recipient: string) => admin.sendServerTeamInvitation(teamId, { email: recipient }),
@@ -27,12 +26,9 @@ export function TeamInvitationsCard({ projectId, admin, teamId }: { projectId: s
       await refresh();
     },
   });
-  const revoke = useMutation({
-    mutationFn: (invitationId: string) => admin.revokeServerTeamInvitation(teamId, invitationId),
-    onSuccess: async () => {
-      setRevoking(null);
-      await refresh();
-    },
+  const revoke = useConfirmedAction({
+    action: (invitation: TeamInvitation) => admin.revokeServerTeamInvitation(teamId, invitation.id),
+    onDone: refresh,
   });
 
   function submit(event: FormEvent) {
@@ -56,7 +52,7 @@ export function TeamInvitationsCard({ projectId, admin, teamId }: { projectId: s
                 <button
                   type="button"
                   className="dashboard-secondary dashboard-small-button"
-                  onClick={() => (revoke.reset(), setRevoking(invitation))}
+                  onClick={() => revoke.ask(invitation)}
                   aria-label={`Revoke the invitation of ${invitation.recipientEmail}`}
                 >
                   Revoke
@@ -91,16 +87,8 @@ export function TeamInvitationsCard({ projectId, admin, teamId }: { projectId: s
         <FailureAlert action="send the invitation" error={send.error} />
         {send.isSuccess ? <p role="status">Invitation sent.</p> : null}
       </form>
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this invitation?"
-        confirmLabel="Revoke invitation"
-        busy={revoke.isPending}
-        error={revoke.isError ? errorMessage(revoke.error) : null}
-        onConfirm={() => revoking && revoke.mutate(revoking.id)}
-        onCancel={() => setRevoking(null)}
-      >
-        <p>The link sent to {revoking?.recipientEmail} stops working.</p>
+      <ConfirmDialog {...revoke.dialog} title="Revoke this invitation?" confirmLabel="Revoke invitation">
+        <p>The link sent to {revoke.pending?.recipientEmail} stops working.</p>
       </ConfirmDialog>
     </section>
   );

@@ -1,11 +1,11 @@
 import type { AdminApp, ServerTeamMember } from "@latchkey/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useId, useState } from "react";
+import { useId } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { SimpleTable } from "../../../components/simple-table.js";
-import { errorMessage } from "../../../error-message.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { AddMemberForm } from "./add-member-form.js";
 import { memberLabel } from "./member-label.js";
 import { teamKeys } from "./team-queries.js";
@@ -19,19 +19,15 @@ export function TeamMembersCard({ projectId, admin, teamId }: { projectId: strin
   const id = useId();
   const queryClient = useQueryClient();
   const members = useTeamMembers(projectId, admin, teamId);
-  const [removing, setRemoving] = useState<ServerTeamMember | null>(null);
   // A membership change changes the members and their grants (a member's permissions go with them).
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: teamKeys.members(projectId, teamId) }),
       queryClient.invalidateQueries({ queryKey: teamKeys.grants(projectId, teamId) }),
     ]).then(() => undefined);
-  const remove = useMutation({
-    mutationFn: (userId: string) => admin.removeServerTeamMember(teamId, userId),
-    onSuccess: async () => {
-      setRemoving(null);
-      await refresh();
-    },
+  const remove = useConfirmedAction({
+    action: (member: ServerTeamMember) => admin.removeServerTeamMember(teamId, member.userId),
+    onDone: refresh,
   });
 
   return (
@@ -63,7 +59,7 @@ export function TeamMembersCard({ projectId, admin, teamId }: { projectId: strin
                       <button
                         type="button"
                         className="dashboard-secondary dashboard-small-button"
-                        onClick={() => (remove.reset(), setRemoving(member))}
+                        onClick={() => remove.ask(member)}
                         aria-label={`Remove ${memberLabel(member)}`}
                       >
                         Remove
@@ -77,17 +73,9 @@ export function TeamMembersCard({ projectId, admin, teamId }: { projectId: strin
           </>
         )}
       </QueryState>
-      <ConfirmDialog
-        open={removing !== null}
-        title="Remove this member?"
-        confirmLabel="Remove member"
-        busy={remove.isPending}
-        error={remove.isError ? errorMessage(remove.error) : null}
-        onConfirm={() => removing && remove.mutate(removing.userId)}
-        onCancel={() => setRemoving(null)}
-      >
+      <ConfirmDialog {...remove.dialog} title="Remove this member?" confirmLabel="Remove member">
         <p>
-          {removing ? memberLabel(removing) : ""} leaves the team and loses their permissions in it. Their user account stays.
+          {remove.pending ? memberLabel(remove.pending) : ""} leaves the team and loses their permissions in it. Their user account stays.
         </p>
       </ConfirmDialog>
     </section>

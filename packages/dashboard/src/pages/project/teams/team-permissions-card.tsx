@@ -5,7 +5,7 @@ import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
 import { SimpleTable } from "../../../components/simple-table.js";
-import { errorMessage } from "../../../error-message.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { memberLabel } from "./member-label.js";
 import { useTeamMembers } from "./team-members-card.js";
 import { permissionDefinitionsKey, teamKeys } from "./team-queries.js";
@@ -23,19 +23,16 @@ export function TeamPermissionsCard({ projectId, admin, teamId }: { projectId: s
   const [member, setMember] = useState("");
   const [permission, setPermission] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<TeamPermissionGrant | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: teamKeys.grants(projectId, teamId) });
   const grant = useMutation({
     mutationFn: (input: { userId: string; permissionId: string }) => admin.grantTeamPermission(teamId, input.userId, input.permissionId),
     onSuccess: refresh,
   });
-  const revoke = useMutation({
-    mutationFn: (input: TeamPermissionGrant) => admin.revokeTeamPermission(teamId, input.userId, input.permissionId),
-    onSuccess: async () => {
-      setRevoking(null);
-      await refresh();
-    },
+  const revoke = useConfirmedAction({
+    action: (input: TeamPermissionGrant) => admin.revokeTeamPermission(teamId, input.userId, input.permissionId),
+    onDone: refresh,
   });
+  const revoking = revoke.pending;
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -76,7 +73,7 @@ export function TeamPermissionsCard({ projectId, admin, teamId }: { projectId: s
                                     {g.permissionId}
                                     <button
                                       type="button"
-                                      onClick={() => (revoke.reset(), setRevoking(g))}
+                                      onClick={() => revoke.ask(g)}
                                       aria-label={`Revoke ${g.permissionId} from ${memberLabel(m)}`}
                                     >
                                       ×
@@ -133,15 +130,7 @@ export function TeamPermissionsCard({ projectId, admin, teamId }: { projectId: s
           )
         }
       </QueryState>
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this permission?"
-        confirmLabel="Revoke permission"
-        busy={revoke.isPending}
-        error={revoke.isError ? errorMessage(revoke.error) : null}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        onCancel={() => setRevoking(null)}
-      >
+      <ConfirmDialog {...revoke.dialog} title="Revoke this permission?" confirmLabel="Revoke permission">
         <p>
           {revoking ? `${nameOf(revoking.userId)} loses ${revoking.permissionId} in this team, and what it contains unless another permission holds it.` : ""}
         </p>

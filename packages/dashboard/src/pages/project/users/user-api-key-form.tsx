@@ -1,9 +1,10 @@
 import type { UserApiKeyFirstView } from "@latchkey/core";
 import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { ExpiryField } from "../../../components/expiry-field.js";
 import { FailureAlert } from "../../../components/failure-alert.js";
 import { useProjectAdmin } from "../../../project-admin.js";
-import { API_KEY_EXPIRY_CHOICES, userApiKeyForm, type ApiKeyExpiryChoice, type UserApiKeyFormValues } from "./user-forms.js";
+import { API_KEY_EXPIRY_CHOICES, userApiKeyForm, type UserApiKeyFormValues } from "./user-forms.js";
 
 const EMPTY: UserApiKeyFormValues = { description: "", expiry: "90" };
 
@@ -56,16 +57,13 @@ export function UserApiKeyForm({ projectId, userId, onCreated }: { projectId: st
           </p>
         ) : null}
       </div>
-      <div className="dashboard-field">
-        <label htmlFor={`${id}-expiry`}>Key expires after</label>
-        <select id={`${id}-expiry`} value={values.expiry} onChange={(event) => setValues({ ...values, expiry: event.target.value as ApiKeyExpiryChoice })}>
-          {API_KEY_EXPIRY_CHOICES.map((choice) => (
-            <option key={choice.value} value={choice.value}>
-              {choice.label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ExpiryField
+        id={`${id}-expiry`}
+        label="Key expires after"
+        choices={API_KEY_EXPIRY_CHOICES}
+        value={values.expiry}
+        onChange={(expiry) => setValues({ ...values, expiry })}
+      />
       <div className="dashboard-actions">
         <button type="submit" disabled={create.isPending}>
           {create.isPending ? "Creating…" : "Create API key"}

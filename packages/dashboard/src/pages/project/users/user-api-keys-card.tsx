@@ -1,11 +1,11 @@
 import type { UserApiKey, UserApiKeyFirstView } from "@latchkey/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { SimpleTable } from "../../../components/simple-table.js";
-import { errorMessage } from "../../../error-message.js";
 import { adminProjectKey, useProjectAdmin } from "../../../project-admin.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { Copyable } from "../project-config/copy-button.js";
 // The copy box's and the shown-once frame's styles.
 import "../project-config/project-config.css";
@@ -27,13 +27,10 @@ export function UserApiKeysCard({ projectId, userId }: { projectId: string; user
   const key = userPartKey(projectId, userId, "api-keys");
   const keys = useQuery({ queryKey: key, queryFn: () => admin.listUserApiKeys(userId), enabled });
   const [created, setCreated] = useState<UserApiKeyFirstView | null>(null);
-  const [revoking, setRevoking] = useState<UserApiKey | null>(null);
-  const revoke = useMutation({
-    mutationFn: (apiKey: UserApiKey) => admin.revokeUserApiKey(userId, apiKey.id),
-    onSuccess: async () => {
-      setRevoking(null);
-      await queryClient.invalidateQueries({ queryKey: key });
-    },
+  const revoke = useConfirmedAction({
+    action: (apiKey: UserApiKey) => admin.revokeUserApiKey(userId, apiKey.id),
+    onDone: () => queryClient.invalidateQueries({ queryKey: key }),
+    failure: "revoke the key",
   });
 
   return (
@@ -70,7 +67,7 @@ export function UserApiKeysCard({ projectId, userId }: { projectId: string; user
                             type="button"
                             className="dashboard-secondary dashboard-small-button"
                             aria-label={`Revoke the key ${apiKey.description}`}
-                            onClick={() => (revoke.reset(), setRevoking(apiKey))}
+                            onClick={() => revoke.ask(apiKey)}
                           >
                             Revoke
                           </button>
@@ -96,17 +93,9 @@ export function UserApiKeysCard({ projectId, userId }: { projectId: string; user
           ) : null}
         </>
       )}
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this API key?"
-        confirmLabel="Revoke key"
-        busy={revoke.isPending}
-        error={revoke.isError ? `Could not revoke the key: ${errorMessage(revoke.error)}` : null}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        onCancel={() => setRevoking(null)}
-      >
+      <ConfirmDialog {...revoke.dialog} title="Revoke this API key?" confirmLabel="Revoke key">
         <p>
-          Whatever uses the key <strong>{revoking?.description}</strong> (ending in …{revoking?.value.lastFour}) stops working at once. This cannot be
+          Whatever uses the key <strong>{revoke.pending?.description}</strong> (ending in …{revoke.pending?.value.lastFour}) stops working at once. This cannot be
           undone.
         </p>
       </ConfirmDialog>

@@ -1,8 +1,7 @@
 import type { ServerUser } from "@latchkey/core";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { DeleteCard } from "../../../components/delete-card.js";
-import { errorMessage } from "../../../error-message.js";
 import { useProjectAdmin } from "../../../project-admin.js";
 import { userName } from "./user-display.js";
 import { userKey, usersKey } from "./user-queries.js";
@@ -12,23 +11,20 @@ export function UserDeleteCard({ projectId, user }: { projectId: string; user: S
   const admin = useProjectAdmin(projectId);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const remove = useMutation({
-    mutationFn: () => admin.deleteUser(user.id),
-    onSuccess: async () => {
-      // Leave first, so the page's own queries do not ask again for a user who is gone.
-      await navigate({ to: "/projects/$projectId/users", params: { projectId } });
-      queryClient.removeQueries({ queryKey: userKey(projectId, user.id) });
-      await queryClient.invalidateQueries({ queryKey: usersKey(projectId) });
-    },
-  });
   return (
     <DeleteCard
       title="Delete user"
       actionLabel="Delete user"
       confirmTitle={`Delete ${userName(user)}?`}
       typeToConfirm={user.primaryEmail ?? user.id}
-      remove={remove}
-      failure={(error) => `Could not delete the user: ${errorMessage(error)}`}
+      remove={() => admin.deleteUser(user.id)}
+      onDone={async () => {
+        // Leave first, so the page's own queries do not ask again for a user who is gone.
+        await navigate({ to: "/projects/$projectId/users", params: { projectId } });
+        queryClient.removeQueries({ queryKey: userKey(projectId, user.id) });
+        await queryClient.invalidateQueries({ queryKey: usersKey(projectId) });
+      }}
+      failure="delete the user"
     >
       <p>Deleting a user removes them, their emails, sessions, linked accounts and team memberships. It cannot be undone.</p>
     </DeleteCard>

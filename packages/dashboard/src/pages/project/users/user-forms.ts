@@ -1,5 +1,6 @@
 import { MAX_DISPLAY_NAME_LENGTH, userServerCreateBody, userServerUpdateBody } from "@latchkey/protocol/schemas";
 import { z } from "zod";
+import { EXPIRY_CHOICES, expiryChoice, expiryDate } from "../../../components/expiry-field.js";
 
 /**
  * The Users pages' forms: what a person types, checked before it is sent. The protocol's wire schemas of
@@ -37,26 +38,14 @@ export const displayNameForm = z.object({
   displayName: displayName.transform((value) => value || null).pipe(userServerUpdateBody.shape.display_name.unwrap()),
 });
 
-const DAY_MILLIS = 24 * 60 * 60 * 1000;
-
-/** How long a new user API key lives: a number of days, or never expiring (the protocol's `null`). */
-export const API_KEY_EXPIRY_CHOICES = [
-  { value: "7", label: "7 days" },
-  { value: "30", label: "30 days" },
-  { value: "90", label: "90 days" },
-  { value: "365", label: "1 year" },
-  { value: "never", label: "Never" },
-] as const;
-export type ApiKeyExpiryChoice = (typeof API_KEY_EXPIRY_CHOICES)[number]["value"];
+/** How long a new user API key lives: a week or more, or never expiring (the protocol's `null`). */
+export const API_KEY_EXPIRY_CHOICES = EXPIRY_CHOICES.filter((choice) => choice.value !== "1");
 
 /** A new API key for the user; the output is what `createUserApiKey` takes. */
 export const userApiKeyForm = z
   .object({
     description: z.string().trim().min(1, "Describe what the key is for, e.g. “Deploy script”."),
-    expiry: z.enum(API_KEY_EXPIRY_CHOICES.map((choice) => choice.value) as [ApiKeyExpiryChoice, ...ApiKeyExpiryChoice[]]),
+    expiry: expiryChoice(API_KEY_EXPIRY_CHOICES),
   })
-  .transform(({ description, expiry }) => ({
-    description,
-    expiresAt: expiry === "never" ? null : new Date(Date.now() + Number(expiry) * DAY_MILLIS),
-  }));
+  .transform(({ description, expiry }) => ({ description, expiresAt: expiryDate(expiry, null) }));
 export type UserApiKeyFormValues = z.input<typeof userApiKeyForm>;

@@ -1,11 +1,11 @@
 import type { UserOAuthLink } from "@latchkey/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { SimpleTable } from "../../../components/simple-table.js";
-import { errorMessage } from "../../../error-message.js";
 import { useProjectAdmin } from "../../../project-admin.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { userKey, userPartKey } from "./user-queries.js";
 
 /** The provider accounts (GitHub, Google, …) linked to the user, each of which the admin may unlink. */
@@ -15,15 +15,13 @@ export function UserOAuthLinksCard({ projectId, userId }: { projectId: string; u
   const id = useId();
   const key = userPartKey(projectId, userId, "oauth-links");
   const links = useQuery({ queryKey: key, queryFn: () => admin.listUserOAuthLinks(userId) });
-  const [unlinking, setUnlinking] = useState<UserOAuthLink | null>(null);
-  const unlink = useMutation({
-    mutationFn: (link: UserOAuthLink) => admin.deleteUserOAuthLink(userId, link.id),
-    onSuccess: async () => {
-      setUnlinking(null);
-      // The profile lists the user's ways to sign in, which the link was one of.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: userKey(projectId, userId), exact: true })]);
-    },
+  const unlink = useConfirmedAction({
+    action: (link: UserOAuthLink) => admin.deleteUserOAuthLink(userId, link.id),
+    // The profile lists the user's ways to sign in, which the link was one of.
+    onDone: () => Promise.all([queryClient.invalidateQueries({ queryKey: key }), queryClient.invalidateQueries({ queryKey: userKey(projectId, userId), exact: true })]),
+    failure: "unlink the account",
   });
+  const unlinking = unlink.pending;
 
   return (
     <section className="dashboard-card" aria-labelledby={`${id}-title`}>
@@ -49,7 +47,7 @@ export function UserOAuthLinksCard({ projectId, userId }: { projectId: string; u
                     type="button"
                     className="dashboard-secondary dashboard-small-button"
                     aria-label={`Unlink the ${link.providerId} account ${link.accountId}`}
-                    onClick={() => (unlink.reset(), setUnlinking(link))}
+                    onClick={() => unlink.ask(link)}
                   >
                     Unlink
                   </button>
@@ -59,15 +57,7 @@ export function UserOAuthLinksCard({ projectId, userId }: { projectId: string; u
           </SimpleTable>
         )}
       </QueryState>
-      <ConfirmDialog
-        open={unlinking !== null}
-        title={`Unlink this ${unlinking?.providerId ?? "provider"} account?`}
-        confirmLabel="Unlink account"
-        busy={unlink.isPending}
-        error={unlink.isError ? `Could not unlink the account: ${errorMessage(unlink.error)}` : null}
-        onConfirm={() => unlinking && unlink.mutate(unlinking)}
-        onCancel={() => setUnlinking(null)}
-      >
+      <ConfirmDialog {...unlink.dialog} title={`Unlink this ${unlinking?.providerId ?? "provider"} account?`} confirmLabel="Unlink account">
         <p>
           The user can no longer sign in with the {unlinking?.providerId} account <code className="dashboard-code">{unlinking?.accountId}</code>, and
           your app loses the access it was given there. If it was their only way to sign in, they are locked out until they get another one.

@@ -6,6 +6,7 @@ import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
 import { errorMessage } from "../../../error-message.js";
 import { useProjectAdmin } from "../../../project-admin.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { userPartKey, usersKey } from "./user-queries.js";
 
 /**
@@ -20,7 +21,6 @@ export function UserPermissionsCard({ projectId, userId }: { projectId: string; 
   const granted = useQuery({ queryKey: key, queryFn: () => admin.listUserProjectPermissions(userId) });
   const definitions = useQuery({ queryKey: [...usersKey(projectId), "project-permission-definitions"], queryFn: () => admin.listPermissionDefinitions("project") });
   const [choice, setChoice] = useState("");
-  const [revoking, setRevoking] = useState<string | null>(null);
   const grant = useMutation({
     mutationFn: (permissionId: string) => admin.grantUserProjectPermission(userId, permissionId),
     onSuccess: async () => {
@@ -28,12 +28,10 @@ export function UserPermissionsCard({ projectId, userId }: { projectId: string; 
       await queryClient.invalidateQueries({ queryKey: key });
     },
   });
-  const revoke = useMutation({
-    mutationFn: (permissionId: string) => admin.revokeUserProjectPermission(userId, permissionId),
-    onSuccess: async () => {
-      setRevoking(null);
-      await queryClient.invalidateQueries({ queryKey: key });
-    },
+  const revoke = useConfirmedAction({
+    action: (permissionId: string) => admin.revokeUserProjectPermission(userId, permissionId),
+    onDone: () => queryClient.invalidateQueries({ queryKey: key }),
+    failure: "revoke the permission",
   });
   const grantable = (definitions.data ?? []).filter((definition) => !granted.data?.includes(definition.id));
 
@@ -51,7 +49,7 @@ export function UserPermissionsCard({ projectId, userId }: { projectId: string; 
             {items.map((permissionId) => (
               <li key={permissionId}>
                 <code className="dashboard-code">{permissionId}</code>
-                <button type="button" className="dashboard-secondary dashboard-small-button" aria-label={`Revoke ${permissionId}`} onClick={() => (revoke.reset(), setRevoking(permissionId))}>
+                <button type="button" className="dashboard-secondary dashboard-small-button" aria-label={`Revoke ${permissionId}`} onClick={() => revoke.ask(permissionId)}>
                   Revoke
                 </button>
               </li>
@@ -86,15 +84,7 @@ export function UserPermissionsCard({ projectId, userId }: { projectId: string; 
         </form>
       ) : null}
       <FailureAlert action="grant the permission" error={grant.error} />
-      <ConfirmDialog
-        open={revoking !== null}
-        title={`Revoke ${revoking ?? "the permission"}?`}
-        confirmLabel="Revoke permission"
-        busy={revoke.isPending}
-        error={revoke.isError ? `Could not revoke the permission: ${errorMessage(revoke.error)}` : null}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        onCancel={() => setRevoking(null)}
-      >
+      <ConfirmDialog {...revoke.dialog} title={`Revoke ${revoke.pending ?? "the permission"}?`} confirmLabel="Revoke permission">
         <p>The user loses it, and every permission it contains that they hold through it alone, at their next token refresh.</p>
       </ConfirmDialog>
     </section>

@@ -1,11 +1,10 @@
 import type { UserSession } from "@latchkey/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { SimpleTable } from "../../../components/simple-table.js";
-import { errorMessage } from "../../../error-message.js";
 import { useProjectAdmin } from "../../../project-admin.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { DateTime } from "./user-display.js";
 import { userPartKey } from "./user-queries.js";
 
@@ -18,13 +17,10 @@ export function UserSessionsCard({ projectId, userId }: { projectId: string; use
   const admin = useProjectAdmin(projectId);
   const queryClient = useQueryClient();
   const sessions = useQuery({ queryKey: userPartKey(projectId, userId, "sessions"), queryFn: () => admin.listUserSessions(userId) });
-  const [revoking, setRevoking] = useState<UserSession | null>(null);
-  const revoke = useMutation({
-    mutationFn: (session: UserSession) => admin.revokeUserSession(userId, session.id),
-    onSuccess: async () => {
-      setRevoking(null);
-      await queryClient.invalidateQueries({ queryKey: userPartKey(projectId, userId, "sessions") });
-    },
+  const revoke = useConfirmedAction({
+    action: (session: UserSession) => admin.revokeUserSession(userId, session.id),
+    onDone: () => queryClient.invalidateQueries({ queryKey: userPartKey(projectId, userId, "sessions") }),
+    failure: "revoke the session",
   });
 
   return (
@@ -44,7 +40,7 @@ export function UserSessionsCard({ projectId, userId }: { projectId: string; use
                 </td>
                 <td>{sessionOrigin(session)}</td>
                 <td>
-                  <button type="button" className="dashboard-secondary dashboard-small-button" onClick={() => (revoke.reset(), setRevoking(session))}>
+                  <button type="button" className="dashboard-secondary dashboard-small-button" onClick={() => revoke.ask(session)}>
                     Revoke
                   </button>
                 </td>
@@ -53,15 +49,7 @@ export function UserSessionsCard({ projectId, userId }: { projectId: string; use
           </SimpleTable>
         )}
       </QueryState>
-      <ConfirmDialog
-        open={revoking !== null}
-        title="Revoke this session?"
-        confirmLabel="Revoke session"
-        busy={revoke.isPending}
-        error={revoke.isError ? `Could not revoke the session: ${errorMessage(revoke.error)}` : null}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
-        onCancel={() => setRevoking(null)}
-      >
+      <ConfirmDialog {...revoke.dialog} title="Revoke this session?" confirmLabel="Revoke session">
         <p>The device using it is signed out when its current access token runs out (within minutes). The user can sign in again.</p>
       </ConfirmDialog>
     </section>

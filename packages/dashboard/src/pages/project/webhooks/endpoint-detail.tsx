@@ -5,6 +5,7 @@ import { useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { QueryState } from "../../../components/query-state.js";
 import { useProjectAdmin } from "../../../project-admin.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { Deliveries } from "./deliveries.js";
 import { EditEndpointForm } from "./edit-endpoint-form.js";
 import { describeFilter } from "./endpoint-form.js";
@@ -44,7 +45,6 @@ export function EndpointDetail({ projectId, endpointId }: { projectId: string; e
 function EndpointSummary({ projectId, admin, endpoint }: { projectId: string; admin: AdminApp; endpoint: WebhookEndpoint }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const [editing, setEditing] = useState(false);
   const toggle = useMutation({
     mutationFn: () =>
@@ -56,10 +56,10 @@ function EndpointSummary({ projectId, admin, endpoint }: { projectId: string; ad
       return queryClient.invalidateQueries({ queryKey: webhookKeys.endpoints(projectId) });
     },
   });
-  const remove = useMutation({
-    mutationFn: () => admin.deleteWebhookEndpoint(endpoint.id),
-    onSuccess: async () => {
-      setConfirmingDelete(false);
+  const remove = useConfirmedAction({
+    action: () => admin.deleteWebhookEndpoint(endpoint.id),
+    failure: "delete the endpoint",
+    onDone: async () => {
       queryClient.removeQueries({
         queryKey: webhookKeys.endpoint(projectId, endpoint.id),
       });
@@ -111,28 +111,13 @@ function EndpointSummary({ projectId, admin, endpoint }: { projectId: string; ad
             <button type="button" className="dashboard-secondary" disabled={toggle.isPending} onClick={() => toggle.mutate()}>
               {toggle.isPending ? "Saving…" : endpoint.disabled ? "Enable endpoint" : "Disable endpoint"}
             </button>
-            <button
-              type="button"
-              className="dashboard-danger"
-              onClick={() => {
-                remove.reset();
-                setConfirmingDelete(true);
-              }}
-            >
+            <button type="button" className="dashboard-danger" onClick={() => remove.ask()}>
               Delete endpoint
             </button>
           </div>
         </>
       )}
-      <ConfirmDialog
-        open={confirmingDelete}
-        title="Delete this endpoint?"
-        confirmLabel="Delete endpoint"
-        busy={remove.isPending}
-        error={remove.isError ? `Could not delete the endpoint: ${remove.error.message}` : null}
-        onConfirm={() => remove.mutate()}
-        onCancel={() => setConfirmingDelete(false)}
-      >
+      <ConfirmDialog {...remove.dialog} title="Delete this endpoint?" confirmLabel="Delete endpoint">
         <p>
           <span className="webhooks-url">{endpoint.url}</span> will get no more events, and its delivery history is deleted with it. This cannot be undone.
         </p>

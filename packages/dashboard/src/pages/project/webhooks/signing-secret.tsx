@@ -1,7 +1,8 @@
 import type { AdminApp } from "@latchkey/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
+import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { webhookKeys } from "./webhook-queries.js";
 
 /**
@@ -13,17 +14,16 @@ export function SigningSecret({ projectId, admin, endpointId }: { projectId: str
   const queryClient = useQueryClient();
   const [revealed, setRevealed] = useState(false);
   const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
-  const [confirmingRotation, setConfirmingRotation] = useState(false);
   const secret = useQuery({
     queryKey: webhookKeys.secret(projectId, endpointId),
     queryFn: () => admin.getWebhookEndpointSecret(endpointId),
     enabled: revealed,
     staleTime: Infinity,
   });
-  const rotate = useMutation({
-    mutationFn: () => admin.rotateWebhookEndpointSecret(endpointId),
-    onSuccess: async () => {
-      setConfirmingRotation(false);
+  const rotate = useConfirmedAction({
+    action: () => admin.rotateWebhookEndpointSecret(endpointId),
+    failure: "rotate the secret",
+    onDone: async () => {
       setCopied(null);
       await queryClient.invalidateQueries({
         queryKey: webhookKeys.secret(projectId, endpointId),
@@ -69,14 +69,7 @@ export function SigningSecret({ projectId, admin, endpointId }: { projectId: str
         <button type="button" className="dashboard-secondary" onClick={() => void copy()}>
           Copy secret
         </button>
-        <button
-          type="button"
-          className="dashboard-danger"
-          onClick={() => {
-            rotate.reset();
-            setConfirmingRotation(true);
-          }}
-        >
+        <button type="button" className="dashboard-danger" onClick={() => rotate.ask()}>
           Rotate secret
         </button>
       </div>
@@ -86,17 +79,9 @@ export function SigningSecret({ projectId, admin, endpointId }: { projectId: str
           : copied === "failed"
             ? "Could not copy: the browser did not allow it. Reveal the secret and copy it by hand."
             : ""}
-        {rotate.isSuccess ? " A new secret was made; the old one keeps signing deliveries for 24 hours." : ""}
+        {rotate.mutation.isSuccess ? " A new secret was made; the old one keeps signing deliveries for 24 hours." : ""}
       </p>
-      <ConfirmDialog
-        open={confirmingRotation}
-        title="Rotate the signing secret?"
-        confirmLabel="Rotate secret"
-        busy={rotate.isPending}
-        error={rotate.isError ? `Could not rotate the secret: ${rotate.error.message}` : null}
-        onConfirm={() => rotate.mutate()}
-        onCancel={() => setConfirmingRotation(false)}
-      >
+      <ConfirmDialog {...rotate.dialog} title="Rotate the signing secret?" confirmLabel="Rotate secret">
         <p>
           The endpoint gets a new secret. Deliveries are signed with the old one too for the next 24 hours: update your receiver with the new secret before
           then.
