@@ -97,6 +97,64 @@ describe.skipIf(!onPostgres)("webhooks across server processes", () => {
     }
   }, 240_000);
 
+  it("sends a batch again, with the same ids, when the process that sent it was killed before recording it", async () => {
+    const databaseUrl = await freshDatabase();
+    const env = { LATCHKEY_DATABASE_URL: databaseUrl, LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };
+    // Until the first process is gone, the receiver takes the deliveries but holds its answers, so the batch
+    // has been sent and not recorded when the process dies.
+    let answering = false;
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        received.push(request.headers["webhook-id"] as string);
+        if (answering) response.writeHead(200).end("ok");
+      });
+    });
+    receivers.push(receiver);
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const first = runServerProcess(env);
+    await waitUntilServing(first);
+    const token = (await (await fetch(`${first.url}/api/v1/webhooks/svix-token`, { method: "POST", headers: { ...admin, "content-type": "application/json" }, body: "{}" })).json()) as { token: string };
+    const svix = new Svix(token.token, { serverUrl: `${first.url}/api/v1/webhooks/svix` });
+    // The user exists before the endpoint; the team with its creator is several events in one commit, so one batch
+    // (held answers time out after 15 s: a second batch would not be sent before the first is recorded).
+    const user = (await (await fetch(`${first.url}/api/v1/users`, { method: "POST", headers: { ...serverAccess, "content-type": "application/json" }, body: "{}" })).json()) as { id: string };
+    const endpoint = await svix.endpoint.create("internal", { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook` });
+    const team = await fetch(`${first.url}/api/v1/teams`, { method: "POST", headers: { ...serverAccess, "content-type": "application/json" }, body: JSON.stringify({ display_name: "Batch", creator_user_id: user.id }) });
+    expect(team.status).toBe(201);
+
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      const deliveries = () =>
+        db.query("select message_id, status, attempts from webhook_deliveries where endpoint_id = $1 order by message_id", [endpoint.id]).then((r) => r.rows as Array<{ message_id: string; status: string; attempts: number }>);
+      const messageIds = (await deliveries()).map((d) => d.message_id);
+      expect(messageIds.length).toBeGreaterThanOrEqual(2);
+      await waitUntil(async () => (messageIds.every((id) => received.includes(id)) ? true : undefined));
+      first.child.kill("SIGKILL");
+      await first.exited;
+      // Sent, but nothing recorded: every delivery is still due.
+      expect((await deliveries()).every((d) => d.status === "pending" && d.attempts === 0)).toBe(true);
+      expect((await db.query("select count(*)::int as n from webhook_attempts where endpoint_id = $1", [endpoint.id])).rows[0].n).toBe(0);
+
+      // The dead process's claim is a 60 s lease; rather than wait it out, the test moves the clock of these rows
+      // to the moment it runs out (claim token and attempt count stay as the dead process left them).
+      expect((await db.query("update webhook_deliveries set next_attempt_at = now() where endpoint_id = $1 and next_attempt_at > now()", [endpoint.id])).rowCount).toBe(messageIds.length);
+      answering = true;
+      const second = runServerProcess(env);
+      await waitUntilServing(second);
+      // With the lease run out, the next process sends the batch again.
+      await waitUntil(async () => ((await deliveries()).every((d) => d.status === "succeeded") ? true : undefined), 150_000);
+      expect((await deliveries()).map((d) => d.attempts)).toEqual(messageIds.map(() => 1));
+      // Each message twice with its own id: the unanswered send, then the one recorded.
+      for (const id of messageIds) expect(received.filter((r) => r === id)).toHaveLength(2);
+      expect((await db.query("select count(*)::int as n from webhook_attempts where endpoint_id = $1", [endpoint.id])).rows[0].n).toBe(messageIds.length);
+    } finally {
+      await db.end();
+    }
+  }, 240_000);
+
   it("a process that cached 'no endpoints' for a project hears of an endpoint another process created", async () => {
     const databaseUrl = await freshDatabase();
     const env = { LATCHKEY_DATABASE_URL: databaseUrl, LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" };

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import http from "node:http";
 import https from "node:https";
 import { sql } from "kysely";
@@ -6,7 +7,8 @@ import type { ChangeFeed } from "../db/change-feed.js";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
 import { signWebhook } from "../crypto/webhook-signatures.js";
-import { DISABLE_AFTER_FAILING_DAYS, mailEndpointDisabled, recordEndpointOutcome } from "./webhook-endpoint-health.js";
+import { handBackDeliveries, nextDueInMs, recordAttempts, type AttemptRecord } from "./webhook-attempt-records.js";
+import { DISABLE_AFTER_FAILING_DAYS, mailEndpointDisabled } from "./webhook-endpoint-health.js";
 import { openEndpointSecret } from "./webhook-endpoints.js";
 import { privateLiteralTarget, publicOnlyLookup } from "./webhook-targets.js";
 
@@ -15,7 +17,8 @@ import { privateLiteralTarget, publicOnlyLookup } from "./webhook-targets.js";
  * (services/webhook-outbox.ts) with `FOR UPDATE SKIP LOCKED`, so processes sharing a database share the work,
  * and POSTs each, signed per Standard Webhooks. A claim is a lease: the row's next attempt moves past the
  * request timeout, so a process that dies mid-delivery leaves it to be delivered again (at least once, with
- * the same `webhook-id`). New deliveries wake every process through the change feed (`webhook:due`).
+ * the same `webhook-id`). New deliveries wake every process through the change feed (`webhook:due`). A batch is
+ * claimed in one statement, sent at once, and its attempts recorded in one more (services/webhook-attempt-records.ts).
  */
 
 /** Waits before the 2nd, 3rd … 8th attempt (Svix's schedule); after the 8th fails, the delivery has failed. */
@@ -71,7 +74,10 @@ class DeliveryWorker {
     private readonly db: Db,
     private readonly env: Env,
     private readonly log: Logger,
-  ) {}
+  ) {
+    // Each request of a batch listens for the shutdown (see post): a full batch is more than Node's default 10.
+    setMaxListeners(BATCH_SIZE + 1, this.shutdown.signal);
+  }
 
   wake(): void {
     if (this.stopped) return;
@@ -92,7 +98,7 @@ class DeliveryWorker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    // Requests in flight end now; their deliveries are handed back (see deliver) for the next process.
+    // Requests in flight end now; their deliveries are handed back (see deliverBatch) for the next process.
     this.shutdown.abort();
     await this.running;
   }
@@ -102,10 +108,13 @@ class DeliveryWorker {
     try {
       for (;;) {
         const claimed = await this.claim();
-        await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
-        if (claimed.length < BATCH_SIZE || this.stopped) break;
+        const recorded = await this.deliverBatch(claimed);
+        if (claimed.deliveries.length < BATCH_SIZE || this.stopped) {
+          // The batch's record said when the next delivery is due; without one, a look of its own.
+          nextInMs = recorded ? (recorded.nextDueInMs ?? IDLE_POLL_MS) : await this.untilNextDue();
+          break;
+        }
       }
-      nextInMs = await this.untilNextDue();
     } catch (err) {
       if (!this.stopped) this.log.warn({ err }, "webhook delivery failed to reach the database; will retry");
     }
@@ -114,7 +123,7 @@ class DeliveryWorker {
     this.timer.unref();
   }
 
-  private async claim(): Promise<Array<ClaimedDelivery & { claim_token: string }>> {
+  private async claim(): Promise<{ token: string; deliveries: ClaimedDelivery[] }> {
     const token = crypto.randomUUID();
     const result = await sql<ClaimedDelivery>`
       update webhook_deliveries d
@@ -133,93 +142,101 @@ class DeliveryWorker {
       returning d.message_id, d.endpoint_id, d.attempts, m.payload, e.url, e.headers, e.sealed_secret, e.sealing_key_id,
         case when e.previous_secret_expires_at > now() then e.previous_sealed_secret end as previous_sealed_secret,
         case when e.previous_secret_expires_at > now() then e.previous_sealing_key_id end as previous_sealing_key_id`.execute(this.db);
-    return result.rows.map((row) => ({ ...row, claim_token: token }));
+    return { token, deliveries: result.rows };
   }
 
   private async untilNextDue(): Promise<number> {
-    const result = await sql<{ ms: number | null }>`
-      select (extract(epoch from min(d.next_attempt_at) - now()) * 1000)::float8 as ms
-      from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and not e.disabled
-      where d.status = 'pending'`.execute(this.db);
+    const result = await sql<{ ms: number | null }>`select ${nextDueInMs} as ms`.execute(this.db);
     return result.rows[0]?.ms ?? IDLE_POLL_MS;
   }
 
-  private async deliver(delivery: ClaimedDelivery & { claim_token: string }): Promise<void> {
+  /**
+   * Sends the batch's deliveries at once, then records their attempts together; one statement for them all.
+   * Returns when the next delivery is due as that record saw it, with the batch's own retries; undefined when
+   * nothing was recorded.
+   */
+  private async deliverBatch({ token, deliveries }: { token: string; deliveries: ClaimedDelivery[] }): Promise<{ nextDueInMs: number | null } | undefined> {
+    if (deliveries.length === 0) return undefined;
+    // A batch's deliveries to one endpoint share its secrets: opened (a key derivation, a decryption) once.
+    const secrets = new Map<string, string[] | undefined>();
+    // A delivery that cannot even be sent (an unreadable payload, say) is a failed attempt, not a lost batch.
+    const outcomes = await Promise.all(deliveries.map((delivery) => this.send(delivery, secrets).catch((error: Error): Outcome => ({ status: null, body: error.message, durationMs: 0 }))));
+    const records: AttemptRecord[] = [];
+    const interrupted: ClaimedDelivery[] = [];
+    deliveries.forEach((delivery, i) => {
+      const outcome = outcomes[i];
+      if (outcome) records.push(attemptRecord(delivery, outcome));
+      else interrupted.push(delivery);
+    });
+    // Shutting down mid-request: those are due again at once, for whichever process runs next.
+    await handBackDeliveries(this.db, token, interrupted.map(deliveryKey)).catch(() => {});
+    let recorded;
+    try {
+      recorded = await recordAttempts(this.db, token, records);
+    } catch (err) {
+      // Not recorded, the batch stays claimed until its lease runs out, and is then sent again.
+      this.log.warn({ err, messageIds: records.map((r) => r.messageId) }, "could not record webhook attempts");
+      return undefined;
+    }
+    if (!recorded) return undefined;
+    for (const record of records) {
+      if (record.status === "failed") this.log.warn({ messageId: record.messageId, endpointId: record.endpointId }, "webhook delivery failed after the last retry");
+    }
+    for (const endpoint of recorded.disabled) {
+      this.log.warn({ endpointId: endpoint.id, projectId: endpoint.projectId }, `webhook endpoint disabled after ${DISABLE_AFTER_FAILING_DAYS} days of failures`);
+      await mailEndpointDisabled({ db: this.db, env: this.env, log: this.log }, endpoint);
+    }
+    const retries = records.flatMap((r) => (r.retryInMs === null ? [] : [r.retryInMs]));
+    const soonest = [recorded.nextDueInMs, ...retries].filter((ms): ms is number => ms !== null);
+    return { nextDueInMs: soonest.length > 0 ? Math.min(...soonest) : null };
+  }
+
+  /** One signed POST; undefined when the request was cut short by a shutdown (not an attempt). */
+  private async send(delivery: ClaimedDelivery, secretsByEndpoint: Map<string, string[] | undefined>): Promise<Outcome | undefined> {
     const body = JSON.stringify(typeof delivery.payload === "string" ? JSON.parse(delivery.payload) : delivery.payload);
+    if (!secretsByEndpoint.has(delivery.endpoint_id)) secretsByEndpoint.set(delivery.endpoint_id, this.signingSecrets(delivery));
+    const secrets = secretsByEndpoint.get(delivery.endpoint_id);
+    if (!secrets) return { status: null, body: "The endpoint's secret cannot be opened with the server secret (LATCHKEY_SERVER_SECRET changed?).", durationMs: 0 };
+    const started = performance.now();
+    try {
+      const own = typeof delivery.headers === "string" ? (JSON.parse(delivery.headers) as Record<string, string>) : delivery.headers;
+      // The endpoint's headers cannot name the signing ones (refused when set); spread first all the same.
+      const headers = { ...own, ...signedHeaders(secrets, delivery.message_id, body) };
+      const response = await post(new URL(delivery.url), headers, body, this.env.webhooksAllowPrivateTargets, this.shutdown.signal);
+      return { ...response, durationMs: Math.round(performance.now() - started) };
+    } catch (error) {
+      if (this.shutdown.signal.aborted) return undefined;
+      return { status: null, body: (error as Error).message, durationMs: Math.round(performance.now() - started) };
+    }
+  }
+
+  /** The endpoint's current secret, and the rotated-out one while it still signs; undefined when they cannot be opened. */
+  private signingSecrets(delivery: ClaimedDelivery): string[] | undefined {
     const secret = openEndpointSecret(this.env, delivery.endpoint_id, { sealed: delivery.sealed_secret, keyId: delivery.sealing_key_id });
-    const previousSecret =
+    if (!secret) return undefined;
+    const previous =
       delivery.previous_sealed_secret && delivery.previous_sealing_key_id
         ? openEndpointSecret(this.env, delivery.endpoint_id, { sealed: delivery.previous_sealed_secret, keyId: delivery.previous_sealing_key_id }, "previous")
         : undefined;
-    const started = performance.now();
-    let outcome: Outcome;
-    if (!secret) {
-      outcome = { status: null, body: "The endpoint's secret cannot be opened with the server secret (LATCHKEY_SERVER_SECRET changed?).", durationMs: 0 };
-    } else {
-      try {
-        const own = typeof delivery.headers === "string" ? (JSON.parse(delivery.headers) as Record<string, string>) : delivery.headers;
-        // The endpoint's headers cannot name the signing ones (refused when set); spread first all the same.
-        const headers = { ...own, ...signedHeaders([secret, ...(previousSecret ? [previousSecret] : [])], delivery.message_id, body) };
-        const response = await post(new URL(delivery.url), headers, body, this.env.webhooksAllowPrivateTargets, this.shutdown.signal);
-        outcome = { ...response, durationMs: Math.round(performance.now() - started) };
-      } catch (error) {
-        if (this.shutdown.signal.aborted) {
-          await this.handBack(delivery).catch(() => {});
-          return;
-        }
-        outcome = { status: null, body: (error as Error).message.slice(0, BODY_EXCERPT_CHARS), durationMs: Math.round(performance.now() - started) };
-      }
-    }
-    await this.record(delivery, outcome).catch((err: unknown) => this.log.warn({ err, messageId: delivery.message_id }, "could not record a webhook attempt"));
+    return previous ? [secret, previous] : [secret];
   }
+}
 
-  /** Shutting down mid-request: the delivery is due again at once, for whichever process runs next. */
-  private async handBack(delivery: ClaimedDelivery & { claim_token: string }): Promise<void> {
-    await this.db
-      .updateTable("webhook_deliveries")
-      .set({ next_attempt_at: sql<Date>`now()`, claim_token: null })
-      .where("message_id", "=", delivery.message_id)
-      .where("endpoint_id", "=", delivery.endpoint_id)
-      .where("claim_token", "=", delivery.claim_token)
-      .execute();
-  }
+const deliveryKey = (delivery: ClaimedDelivery) => ({ messageId: delivery.message_id, endpointId: delivery.endpoint_id });
 
-  private async record(delivery: ClaimedDelivery & { claim_token: string }, outcome: Outcome): Promise<void> {
-    const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-    const attempts = delivery.attempts + 1;
-    const status = succeeded ? "succeeded" : attempts >= MAX_ATTEMPTS ? "failed" : "pending";
-    const retryInMs = status === "pending" ? jittered(RETRY_DELAYS_MS[attempts - 1]!) : null;
-    const disabled = await this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable("webhook_deliveries")
-        .set({
-          status,
-          attempts,
-          claim_token: null,
-          next_attempt_at: retryInMs === null ? null : sql<Date>`now() + make_interval(secs => ${retryInMs / 1000})`,
-          last_attempt_at: sql<Date>`now()`,
-          last_response_status: outcome.status,
-          last_response_body: outcome.body,
-          updated_at: sql<Date>`now()`,
-        })
-        .where("message_id", "=", delivery.message_id)
-        .where("endpoint_id", "=", delivery.endpoint_id)
-        // Only while the claim is ours: after a lease ran out another worker owns the row.
-        .where("claim_token", "=", delivery.claim_token)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) return undefined;
-      await trx
-        .insertInto("webhook_attempts")
-        .values({ message_id: delivery.message_id, endpoint_id: delivery.endpoint_id, response_status: outcome.status, response_body: outcome.body, duration_ms: outcome.durationMs })
-        .execute();
-      return recordEndpointOutcome(trx, delivery.endpoint_id, succeeded);
-    });
-    if (status === "failed") this.log.warn({ messageId: delivery.message_id, endpointId: delivery.endpoint_id }, "webhook delivery failed after the last retry");
-    if (disabled) {
-      this.log.warn({ endpointId: disabled.id, projectId: disabled.projectId }, `webhook endpoint disabled after ${DISABLE_AFTER_FAILING_DAYS} days of failures`);
-      await mailEndpointDisabled({ db: this.db, env: this.env, log: this.log }, disabled);
-    }
-  }
+/** The attempt's record: 2xx is a success; after a failure, the next attempt per the schedule, or none after the last. */
+function attemptRecord(delivery: ClaimedDelivery, outcome: Outcome): AttemptRecord {
+  const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+  const attempts = delivery.attempts + 1;
+  const status = succeeded ? "succeeded" : attempts >= MAX_ATTEMPTS ? "failed" : "pending";
+  return {
+    ...deliveryKey(delivery),
+    status,
+    retryInMs: status === "pending" ? jittered(RETRY_DELAYS_MS[attempts - 1]!) : null,
+    responseStatus: outcome.status,
+    responseBody: outcome.body,
+    durationMs: outcome.durationMs,
+  };
 }
 
 /**
