@@ -9,7 +9,8 @@
 //       (b) over HTTP, sequential (password sign-up, server-created user, team with creator), while the worker
 //           delivers each event as it is written: the write path plus the delivery competing for the cores.
 //   (2) delivery throughput: --events events written to the outbox in one transaction, then the time until a
-//       local receiver (answering 200 at once) has them all and the workers have recorded every attempt.
+//       local receiver (answering 200 at once, in a process of its own) has them all and the workers have
+//       recorded every attempt.
 // Not part of `npm test` (STYLE.md §9). Runs the real server in this process.
 //
 //   node --conditions=source bench/webhooks.mjs [--writes 300] [--events 5000] [--pglite] [--no-listening-cache]
@@ -19,7 +20,7 @@
 //
 // BENCH_DATABASE_URL: an admin URL of a local PostgreSQL (default postgres://postgres:postgres@127.0.0.1:5432/postgres);
 // the database latchkey_bench_webhooks is created and dropped. --pglite uses in-memory PGlite instead.
-import { createServer } from "node:http";
+import { spawn } from "node:child_process";
 import { parseArgs } from "node:util";
 import { register } from "tsx/esm/api";
 import { dropDatabase, freshPostgres, pgVersion } from "./bench-database.mjs";
@@ -50,16 +51,28 @@ const { attachWebhookListeningCache } = await import(new URL("cache/webhook-list
 const { createUser } = await import(new URL("services/users.ts", src).href);
 const { createTeam } = await import(new URL("services/teams.ts", src).href);
 
-let received = 0;
-const receiver = createServer((request, response) => {
-  request.resume();
-  request.on("end", () => {
-    received++;
-    response.writeHead(200).end("ok");
-  });
+// The app's endpoint: a receiver answering 200 at once, in a process of its own (as an app's server is), so that
+// reading the deliveries does not run on the server's event loop. It counts what it got: GET /count.
+const receiver = spawn(
+  process.execPath,
+  [
+    "-e",
+    `let received = 0;
+    const server = require("node:http").createServer((request, response) => {
+      if (request.method === "GET") return response.end(String(received));
+      request.resume();
+      request.on("end", () => { received++; response.writeHead(200).end("ok"); });
+    });
+    server.listen(0, "127.0.0.1", () => console.log(server.address().port));`,
+  ],
+  { stdio: ["ignore", "pipe", "inherit"] },
+);
+const receiverPort = await new Promise((resolve, reject) => {
+  receiver.stdout.once("data", (chunk) => resolve(Number(String(chunk).trim())));
+  receiver.once("exit", (code) => reject(new Error(`the receiver exited (${code})`)));
 });
-await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
+const receivedCount = async () => Number(await (await fetch(`http://127.0.0.1:${receiverPort}/count`)).text());
+const receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
 
 const DATABASE = "latchkey_bench_webhooks";
 const db = args.pglite ? await connectDatabase({ kind: "pglite", dataDir: undefined }) : await freshPostgres(DATABASE, connectDatabase);
@@ -150,10 +163,10 @@ try {
 
   // (2) Delivery throughput: the outbox filled in one transaction, the workers woken by its commit.
   await waitFor(() => pendingDeliveries().then((n) => n === 0));
-  const before = received;
+  const before = await receivedCount();
   const started = performance.now();
   await db.transaction().execute((trx) => writeWebhookEvents(trx, listened.id, Array.from({ length: EVENTS }, (_, i) => ({ type: "team.updated", data: { id: String(i) } }))));
-  await waitFor(async () => received - before >= EVENTS && (await pendingDeliveries()) === 0);
+  await waitFor(async () => (await receivedCount()) - before >= EVENTS && (await pendingDeliveries()) === 0);
   const seconds = (performance.now() - started) / 1000;
 
   const database = args.pglite ? "PGlite (in memory)" : `PostgreSQL ${await pgVersion()}`;
@@ -174,7 +187,7 @@ try {
 } finally {
   await server.close();
   await db.destroy();
-  receiver.close();
+  receiver.kill();
   if (!args.pglite) await dropDatabase(DATABASE);
 }
 
