@@ -82,6 +82,7 @@ export type {
 export type { SendEmailOptions } from "./apps/admin-email-actions.js";
 export type { ProjectConfigObject, ConfigOverrideChange } from "./apps/admin-config-actions.js";
 export type { SentEmail, SentEmailSender, TestEmailResult, TestEmailServer } from "./wire/sent-emails.js";
+export { emailConfigToWire } from "./wire/sent-emails.js";
 export * as constants from "./constants.js";
 
 // Known errors come from the shared catalogue: `error instanceof KnownErrors.UserNotFound`.

@@ -62,3 +62,8 @@ export function testEmailServerToWire(server: TestEmailServer): Record<string, u
     sender_email: server.senderEmail,
   };
 }
+
+/** The project config's `email_config` for an SMTP server of the project's own, or the shared one (null). */
+export function emailConfigToWire(server: TestEmailServer | null): Record<string, unknown> {
+  return server ? { type: "standard", ...testEmailServerToWire(server) } : { type: "shared" };
+}

@@ -55,16 +55,3 @@ export function smtpServerForm(savedPassword: string | undefined) {
 /** The form's problems, by field: the first of each. */
 export const formErrors = (error: z.ZodError) => fieldErrors<keyof EmailServerInput>(error);
 
-/** The project config's `email_config` (the wire's snake_case) for a checked server, or the shared one. */
-export function emailConfigUpdate(server: TestEmailServer | null): Record<string, unknown> {
-  if (!server) return { type: "shared" };
-  return {
-    type: "standard",
-    host: server.host,
-    port: server.port,
-    username: server.username,
-    password: server.password,
-    sender_name: server.senderName,
-    sender_email: server.senderEmail,
-  };
-}

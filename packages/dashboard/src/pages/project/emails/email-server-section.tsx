@@ -1,4 +1,4 @@
-import type { AdminApp, AdminProject, TestEmailServer } from "@latchkey/core";
+import { emailConfigToWire, type AdminApp, type AdminProject, type TestEmailServer } from "@latchkey/core";
 import { useUser } from "@latchkey/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState, type FormEvent } from "react";
@@ -8,7 +8,7 @@ import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
 import { adminProjectKey } from "../../../project-admin.js";
 import { SectionIntro } from "./email-item-list.js";
-import { emailConfigUpdate, emailServerInput, formErrors, smtpServerForm, type EmailServerInput } from "./email-server-form.js";
+import { emailServerInput, formErrors, smtpServerForm, type EmailServerInput } from "./email-server-form.js";
 
 /** Where the project's mail goes out: Latchkey's shared sender, or the project's own SMTP server, with a test send. */
 export function EmailServerSection({ admin, projectId }: { admin: AdminApp; projectId: string }) {
@@ -47,7 +47,7 @@ function EmailServerForm({ admin, projectId, project }: { admin: AdminApp; proje
   const [input, setInput] = useState<EmailServerInput>(() => emailServerInput(project.config.email_config));
   const [errors, setErrors] = useState<ReturnType<typeof formErrors>>({});
   const save = useMutation({
-    mutationFn: (server: TestEmailServer | null) => admin.updateAdminProject({ config: { email_config: emailConfigUpdate(server) } }),
+    mutationFn: (server: TestEmailServer | null) => admin.updateAdminProject({ config: { email_config: emailConfigToWire(server) } }),
     onSuccess: (updated) => {
       queryClient.setQueryData(adminProjectKey(projectId), updated);
       setInput((current) => ({ ...current, password: "" }));
