@@ -7,7 +7,10 @@
 //           lookup a project without endpoints pays per write (against an empty transaction), and the same once
 //           the server runs, answered from its per-process cache (cache/webhook-listening.ts);
 //       (b) over HTTP, sequential (password sign-up, server-created user, team with creator), while the worker
-//           delivers each event as it is written: the write path plus the delivery competing for the cores.
+//           delivers each event as it is written: the write path plus the delivery competing for the cores. The
+//           projects alternate in blocks of 25 writes, and each block of the project with an endpoint ends when
+//           its deliveries are done, so the delivery work weighs on that project's writes only. Each scenario
+//           runs twice: with the worker held during the blocks (the write path alone), then delivering.
 //   (2) delivery throughput: --events events written to the outbox in one transaction, then the time until a
 //       local receiver (answering 200 at once, in a process of its own) has them all and the workers have
 //       recorded every attempt.
@@ -36,6 +39,8 @@ const { values: args } = parseArgs({
 });
 const WRITES = Number(args.writes);
 const EVENTS = Number(args.events);
+// Writes over HTTP alternate between the two projects in blocks of this many (see (1b)).
+const BLOCK = 25;
 
 const src = new URL("../packages/server/src/", import.meta.url);
 const { connectDatabase } = await import(new URL("db/connect.ts", src).href);
@@ -149,24 +154,36 @@ try {
     "POST /users (server, with email)": (p) => p.post("/users", { primary_email: `bench-${crypto.randomUUID()}@example.com`, display_name: "Bench" }),
     "POST /teams (with creator)": async (p) => p.post("/teams", { display_name: "Bench team", creator_user_id: (p.creator ??= (await p.post("/users", {})).id) }),
   };
+  // In blocks, not write by write: the worker delivers a little after each commit (services/webhook-delivery.ts),
+  // and a block of the project with an endpoint waits for its last deliveries before the next block starts, so
+  // every delivery runs beside that project's own writes and none beside the other project's. Each scenario
+  // twice: with the worker held during the blocks (the write path alone: the request's own work, events written
+  // in its transaction), then with the worker delivering beside the writes (the same cores, event loop and
+  // database serving both).
   const results = [];
-  for (const [label, write] of Object.entries(scenarios)) {
-    for (let i = 0; i < 20; i++) await Promise.all([write(quiet), write(listened)]);
-    const without = [];
-    const withOne = [];
-    for (let i = 0; i < WRITES; i++) {
-      without.push(await timed(() => write(quiet)));
-      withOne.push(await timed(() => write(listened)));
+  for (const held of [true, false]) {
+    for (const [label, write] of Object.entries(scenarios)) {
+      for (let i = 0; i < 20; i++) await Promise.all([write(quiet), write(listened)]);
+      await delivered();
+      const without = [];
+      const withOne = [];
+      for (let done = 0; done < WRITES; done += BLOCK) {
+        if (held) await server.webhookDelivery.pause();
+        for (let i = done; i < Math.min(done + BLOCK, WRITES); i++) without.push(await timed(() => write(quiet)));
+        for (let i = done; i < Math.min(done + BLOCK, WRITES); i++) withOne.push(await timed(() => write(listened)));
+        server.webhookDelivery.resume();
+        await delivered();
+      }
+      results.push({ label: `${label}, ${held ? "write path alone (delivery held)" : "delivering beside the writes"}`, without: summary(without), withOne: summary(withOne) });
     }
-    results.push({ label, without: summary(without), withOne: summary(withOne) });
   }
 
   // (2) Delivery throughput: the outbox filled in one transaction, the workers woken by its commit.
-  await waitFor(() => pendingDeliveries().then((n) => n === 0));
+  await delivered();
   const before = await receivedCount();
   const started = performance.now();
   await db.transaction().execute((trx) => writeWebhookEvents(trx, listened.id, Array.from({ length: EVENTS }, (_, i) => ({ type: "team.updated", data: { id: String(i) } }))));
-  await waitFor(async () => (await receivedCount()) - before >= EVENTS && (await pendingDeliveries()) === 0);
+  await waitFor(async () => (await receivedCount()) - before >= EVENTS && (await pendingDeliveries()) === 0 && (await pendingFanOuts()) === 0);
   const seconds = (performance.now() - started) / 1000;
 
   const database = args.pglite ? "PGlite (in memory)" : `PostgreSQL ${await pgVersion()}`;
@@ -194,6 +211,16 @@ try {
 async function pendingDeliveries() {
   const row = await db.selectFrom("webhook_deliveries").select((eb) => eb.fn.countAll().as("n")).where("status", "=", "pending").executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+async function pendingFanOuts() {
+  const row = await db.selectFrom("webhook_messages").select((eb) => eb.fn.countAll().as("n")).where("fan_out_pending", "=", true).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Until every message written so far has been fanned out and every delivery attempted to the end. */
+function delivered() {
+  return waitFor(async () => (await pendingFanOuts()) === 0 && (await pendingDeliveries()) === 0);
 }
 
 async function waitFor(condition) {

@@ -17,7 +17,7 @@ import { seedInternalProject } from "./services/seed.js";
 import { openSigningKeyRing } from "./services/signing-keys.js";
 import { startVerificationCodeSweeper } from "./services/verification-code-cleanup.js";
 import { startFailedEmailsDigestTimer } from "./services/failed-emails-digest.js";
-import { startWebhookDelivery } from "./services/webhook-delivery.js";
+import { startWebhookDelivery, type WebhookDelivery } from "./services/webhook-delivery.js";
 
 export interface RunningServer {
   url: string;
@@ -28,6 +28,8 @@ export interface RunningServer {
    * if the server opened it (a database handed in stays open for its owner).
    */
   close(): Promise<void>;
+  /** This process's webhook delivery worker (services/webhook-delivery.ts): held and resumed by benches and tests. */
+  webhookDelivery: Pick<WebhookDelivery, "pause" | "resume">;
 }
 
 // The PostgreSQL client's codes for a database that cannot be used at all: nothing answers, no such host,
@@ -109,5 +111,5 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
       await feed.close();
       if (ownsDb) await db.destroy();
     })());
-  return { url: `http://localhost:${port}`, port, db, close };
+  return { url: `http://localhost:${port}`, port, db, close, webhookDelivery };
 }

@@ -1,4 +1,6 @@
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createEndpoint } from "../src/services/webhook-endpoints.js";
 import { api } from "./support/api.js";
 import { createTestProject, startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -151,6 +153,59 @@ describe("metrics in dev mode", () => {
       expect(types.get("latchkey_db_pool_idle_connections")).toBe("gauge");
     } else {
       expect(types.has("latchkey_db_pool_connections")).toBe(false);
+    }
+  });
+});
+
+describe("webhook metrics", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ LATCHKEY_WEBHOOKS_ALLOW_PRIVATE_TARGETS: "true" });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("shows the queue in the database while the worker is held, then the attempts it made", async () => {
+    let answered = 0;
+    const receiver = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        // The first delivery is refused (a retry is due later), the next ones accepted.
+        response.writeHead(answered++ === 0 ? 500 : 200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const project = await createTestProject(server);
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+      await createEndpoint(server.db, server.env, project.projectId, { url });
+      const before = (await scrape(server)).samples;
+      const attempts = (result: string, samples: Sample[]) => valueOf(samples, "latchkey_webhook_attempts_total", { result }) ?? 0;
+      await server.webhookDelivery.pause();
+      try {
+        for (const name of ["First", "Second"]) expect((await api(server.url, "/users", { method: "POST", headers: project.headers("server"), body: { display_name: name } })).status).toBe(201);
+        const { types, samples } = await scrape(server);
+        expect(types.get("latchkey_webhook_queue")).toBe("gauge");
+        expect(valueOf(samples, "latchkey_webhook_queue", { state: "awaiting_fan_out" })).toBe(2);
+        expect(valueOf(samples, "latchkey_webhook_queue", { state: "due" })).toBe(0);
+      } finally {
+        server.webhookDelivery.resume();
+      }
+      let samples: Sample[] = [];
+      for (const deadline = Date.now() + 20_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+        samples = (await scrape(server)).samples;
+        if (attempts("succeeded", samples) - attempts("succeeded", before) === 1 && attempts("failed", samples) - attempts("failed", before) === 1) break;
+      }
+      expect(attempts("succeeded", samples) - attempts("succeeded", before)).toBe(1);
+      expect(attempts("failed", samples) - attempts("failed", before)).toBe(1);
+      // The refused one waits for its retry (5 s later); nothing else is left.
+      expect(valueOf(samples, "latchkey_webhook_queue", { state: "awaiting_fan_out" })).toBe(0);
+      expect(valueOf(samples, "latchkey_webhook_queue", { state: "retrying" })).toBe(1);
+      expect(valueOf(samples, "latchkey_webhook_queue", { state: "due" })).toBe(0);
+      expect(valueOf(samples, "latchkey_webhook_queue", { state: "held" })).toBe(0);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
     }
   });
 });

@@ -229,6 +229,35 @@ describe("webhook events", () => {
     expect(messages).toHaveLength(1);
   });
 
+  it("makes an event's deliveries in the worker: held, the write leaves its messages only; resumed, each endpoint listening then gets them once", async () => {
+    const project = await createTestProject(server);
+    const before = await listen(project);
+    await server.webhookDelivery.pause();
+    let resumed = false;
+    try {
+      const team = await as(project, "server", "/teams", "POST", { display_name: "Written while held" });
+      expect(team.status).toBe(201);
+      const messages = await server.db.selectFrom("webhook_messages").select(["id", "fan_out_pending"]).where("project_id", "=", project.projectId).execute();
+      expect(messages.map((m) => m.fan_out_pending)).toEqual([true]);
+      const deliveries = await server.db.selectFrom("webhook_deliveries").select("message_id").where("message_id", "in", messages.map((m) => m.id)).execute();
+      expect(deliveries).toEqual([]);
+      // An endpoint made after the event was written was not there to hear it.
+      const after = await listen(project);
+      server.webhookDelivery.resume();
+      resumed = true;
+      await before.waitFor(1);
+      await as(project, "server", "/teams", "POST", { display_name: "Written after both" });
+      await after.waitFor(1);
+      await before.waitFor(2);
+      expect(before.events().map((e) => e?.data.display_name)).toEqual(["Written while held", "Written after both"]);
+      expect(after.events().map((e) => e?.data.display_name)).toEqual(["Written after both"]);
+      const pending = await server.db.selectFrom("webhook_messages").select("id").where("project_id", "=", project.projectId).where("fan_out_pending", "=", true).execute();
+      expect(pending).toEqual([]);
+    } finally {
+      if (!resumed) server.webhookDelivery.resume();
+    }
+  });
+
   it("sends only the types an endpoint filters for, nothing to a disabled endpoint, and writes nothing without endpoints", async () => {
     const project = await createTestProject(server);
     const teamsOnly = await listen(project, { filterTypes: ["team.created"] });

@@ -37,6 +37,8 @@ export interface WebhookMessagesTable {
   forward_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   forward_attempts: Defaulted<number>;
   forwarded_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Its deliveries are still to be made by a delivery worker (migration 0028). */
+  fan_out_pending: Defaulted<boolean>;
 }
 
 export interface WebhookDeliveriesTable {

@@ -6,6 +6,8 @@ import type { Caches } from "../cache/caches.js";
 import { passwordHashRuns } from "../crypto/passwords.js";
 import { poolOf, type Db } from "../db/connect.js";
 import { mailDeliveries } from "../email/send.js";
+import { webhookAttempts } from "../services/webhook-delivery.js";
+import { webhookQueue } from "../services/webhook-delivery-reads.js";
 import type { Env } from "../env.js";
 import type { AppEnv } from "./context.js";
 import { registerRequestMetrics, RequestTallies } from "./metrics-requests.js";
@@ -36,6 +38,7 @@ export function createAppMetrics(deps: { db: Db; caches: Caches }): AppMetrics {
       registerRequestMetrics(registry, requests);
       registerCacheMetrics(registry, deps.caches);
       registerPoolMetrics(registry, deps.db);
+      registerWebhookQueueMetrics(registry, deps.db);
       return registry;
     },
   };
@@ -118,7 +121,32 @@ function processRegistry(): Registry {
       this.inc({ result: "outbox" }, mailDeliveries.outbox);
     },
   });
+  new Counter({
+    name: "latchkey_webhook_attempts_total",
+    help: "Webhook deliveries attempted and recorded by this process: succeeded (a 2xx answer) or failed (any other answer, or none).",
+    labelNames: ["result"],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ result: "succeeded" }, webhookAttempts.succeeded);
+      this.inc({ result: "failed" }, webhookAttempts.failed);
+    },
+  });
   return (processMetrics = registry);
+}
+
+/** The webhook queue in the database, which every process shares (each reports the same figures). */
+function registerWebhookQueueMetrics(registry: Registry, db: Db): void {
+  new Gauge({
+    name: "latchkey_webhook_queue",
+    help: "Webhook work waiting in the database (all processes): events not yet fanned out to their endpoints, deliveries due now, deliveries waiting for a retry or being sent, and deliveries held for a disabled endpoint.",
+    labelNames: ["state"],
+    registers: [registry],
+    async collect() {
+      const queue = await webhookQueue(db);
+      for (const [state, count] of Object.entries(queue)) this.set({ state }, count);
+    },
+  });
 }
 
 function registerCacheMetrics(registry: Registry, caches: Caches): void {

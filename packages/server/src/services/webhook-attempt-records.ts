@@ -28,14 +28,17 @@ export type DeliveryKey = Pick<AttemptRecord, "messageId" | "endpointId">;
 /**
  * In how many milliseconds the earliest pending delivery to an enabled endpoint is due (negative when overdue),
  * null when none is pending: read in due order, it stops at the first one found. Deliveries being sent show
- * their lease's end, which is later than any worker waits before looking again.
+ * their lease's end, which is later than any worker waits before looking again. Messages still to fan out
+ * (migration 0028) are due now.
  */
 export const nextDueInMs = sql<number | null>`(
-  select (extract(epoch from d.next_attempt_at - now()) * 1000)::float8
-  from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and not e.disabled
-  where d.status = 'pending'
-  order by d.next_attempt_at
-  limit 1
+  select case when exists (select 1 from webhook_messages where fan_out_pending) then 0::float8 else (
+    select (extract(epoch from d.next_attempt_at - now()) * 1000)::float8
+    from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and not e.disabled
+    where d.status = 'pending'
+    order by d.next_attempt_at
+    limit 1
+  ) end
 )`;
 
 export interface RecordedBatch {

@@ -74,3 +74,30 @@ export async function findAttempt(db: Db, projectId: string, messageId: string, 
     .where("a.id", "=", attemptId)
     .executeTakeFirst();
 }
+
+/** The webhook work waiting in the database, by state (for `/metrics`); every process sees the same queue. */
+export interface WebhookQueue {
+  /** Events whose deliveries a worker has yet to make (migration 0028). */
+  awaiting_fan_out: number;
+  /** Deliveries to enabled endpoints due now. */
+  due: number;
+  /** Deliveries being sent (claimed by a worker). */
+  sending: number;
+  /** Deliveries waiting for their next attempt. */
+  retrying: number;
+  /** Deliveries waiting for their disabled endpoint to be enabled again. */
+  held: number;
+}
+
+export async function webhookQueue(db: Db): Promise<WebhookQueue> {
+  const { rows } = await sql<WebhookQueue>`
+    select
+      (select count(*) from webhook_messages where fan_out_pending)::int as awaiting_fan_out,
+      (count(*) filter (where not e.disabled and d.next_attempt_at <= now()))::int as due,
+      (count(*) filter (where not e.disabled and d.next_attempt_at > now() and d.claim_token is not null))::int as sending,
+      (count(*) filter (where not e.disabled and d.next_attempt_at > now() and d.claim_token is null))::int as retrying,
+      (count(*) filter (where e.disabled))::int as held
+    from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id
+    where d.status = 'pending'`.execute(db);
+  return rows[0]!;
+}

@@ -17,8 +17,9 @@ import { privateLiteralTarget, publicOnlyLookup } from "./webhook-targets.js";
  * (services/webhook-outbox.ts) with `FOR UPDATE SKIP LOCKED`, so processes sharing a database share the work,
  * and POSTs each, signed per Standard Webhooks. A claim is a lease: the row's next attempt moves past the
  * request timeout, so a process that dies mid-delivery leaves it to be delivered again (at least once, with
- * the same `webhook-id`). New deliveries wake every process through the change feed (`webhook:due`). A batch is
- * claimed in one statement, sent at once, and its attempts recorded in one more (services/webhook-attempt-records.ts).
+ * the same `webhook-id`). New messages wake every process through the change feed (`webhook:due`). A worker
+ * fans a message out into its deliveries (one per endpoint that takes it) as it claims them; a batch is claimed in
+ * one statement, sent at once, and its attempts recorded in one more (services/webhook-attempt-records.ts).
  */
 
 /** Waits before the 2nd, 3rd … 8th attempt (Svix's schedule); after the 8th fails, the delivery has failed. */
@@ -30,7 +31,11 @@ const LEASE_SECONDS = 60;
 const BATCH_SIZE = 20;
 // Retries come due without a notification: a worker with nothing due looks again at least this often.
 const IDLE_POLL_MS = 10_000;
+// How long a worker woken by new deliveries waits before it claims them (see DeliveryWorker.soon).
+const COALESCE_MS = 15;
 const BODY_EXCERPT_CHARS = 1024;
+// Endpoints whose opened secrets a worker keeps (see signingSecrets); past that, it starts over.
+const OPENED_SECRETS_KEPT = 1_000;
 
 interface ClaimedDelivery {
   message_id: string;
@@ -49,26 +54,42 @@ interface ClaimedDelivery {
 
 type Outcome = { status: number | null; body: string; durationMs: number };
 
+/** This process's recorded attempts, for `/metrics` (http/metrics.ts): answered 2xx, or not (any other answer, none). */
+export const webhookAttempts = { succeeded: 0, failed: 0 };
+
 /** ±10 %, so that many deliveries failing together do not all come back in the same second. */
 const jittered = (ms: number) => Math.round(ms * (0.9 + Math.random() * 0.2));
 
-export function startWebhookDelivery(db: Db, env: Env, log: Logger, feed: ChangeFeed): { stop(): Promise<void> } {
+export interface WebhookDelivery {
+  stop(): Promise<void>;
+  /**
+   * Holds new batches until resume (a batch being sent finishes): for a bench that measures the write path
+   * without the delivery beside it (bench/webhooks.mjs). Not a setting: a held worker still has its deliveries due.
+   */
+  pause(): Promise<void>;
+  resume(): void;
+}
+
+export function startWebhookDelivery(db: Db, env: Env, log: Logger, feed: ChangeFeed): WebhookDelivery {
   const worker = new DeliveryWorker(db, env, log);
   feed.subscribe((event) => {
     // A reset may have swallowed a `webhook:due`: look once more.
     // (`webhook:forward` is the Svix forwarder's: services/webhook-svix-forwarder.ts.)
-    if (event.type === "reset" || (event.kind === "webhook" && event.id !== "forward")) worker.wake();
+    if (event.type === "reset" || (event.kind === "webhook" && event.id !== "forward")) worker.soon();
   });
   worker.wake();
-  return { stop: () => worker.stop() };
+  return { stop: () => worker.stop(), pause: () => worker.pause(), resume: () => worker.resume() };
 }
 
 class DeliveryWorker {
   private running: Promise<void> | undefined;
   private again = false;
+  private coalescing = false;
+  private paused = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly shutdown = new AbortController();
+  private readonly openedSecrets = new Map<string, string[] | undefined>();
 
   constructor(
     private readonly db: Db,
@@ -79,13 +100,35 @@ class DeliveryWorker {
     setMaxListeners(BATCH_SIZE + 1, this.shutdown.signal);
   }
 
-  wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
+  /**
+   * New messages or deliveries were committed. The notification comes back while the request that wrote them is still
+   * answering (it waits for its own change to come back, db/change-feed.ts `sync`), so claiming at once would
+   * run the delivery on the event loop and database connections that answer needs. A short wait lets the
+   * answer go first, and gathers the events of the requests around it into one batch (one claim and one
+   * record for them all). Several notifications in the window start one claim.
+   */
+  soon(): void {
+    if (this.stopped || this.coalescing) return;
+    if (this.running || this.paused) {
       this.again = true;
       return;
     }
     clearTimeout(this.timer);
+    this.coalescing = true;
+    this.timer = setTimeout(() => {
+      this.coalescing = false;
+      this.wake();
+    }, COALESCE_MS);
+  }
+
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running || this.paused) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.coalescing = false;
     this.running = this.run().finally(() => {
       this.running = undefined;
       if (this.again) {
@@ -93,6 +136,19 @@ class DeliveryWorker {
         this.wake();
       }
     });
+  }
+
+  async pause(): Promise<void> {
+    this.paused = true;
+    clearTimeout(this.timer);
+    this.coalescing = false;
+    await this.running;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.again = false;
+    this.wake();
   }
 
   async stop(): Promise<void> {
@@ -109,7 +165,7 @@ class DeliveryWorker {
       for (;;) {
         const claimed = await this.claim();
         const recorded = await this.deliverBatch(claimed);
-        if (claimed.deliveries.length < BATCH_SIZE || this.stopped) {
+        if (!claimed.more || this.stopped) {
           // The batch's record said when the next delivery is due; without one, a look of its own.
           nextInMs = recorded ? (recorded.nextDueInMs ?? IDLE_POLL_MS) : await this.untilNextDue();
           break;
@@ -123,14 +179,37 @@ class DeliveryWorker {
     this.timer.unref();
   }
 
-  private async claim(): Promise<{ token: string; deliveries: ClaimedDelivery[] }> {
+  /**
+   * One statement: the messages still to fan out become deliveries, one per enabled endpoint that takes the
+   * type, inserted already claimed by this worker; and the due deliveries are claimed. Both with `SKIP LOCKED`, so
+   * workers of several processes take disjoint sets. `more` when a limit was reached (there may be more to do).
+   */
+  private async claim(): Promise<{ token: string; deliveries: ClaimedDelivery[]; more: boolean }> {
     const token = crypto.randomUUID();
-    const result = await sql<ClaimedDelivery>`
-      update webhook_deliveries d
-      set claim_token = ${token}, next_attempt_at = now() + make_interval(secs => ${LEASE_SECONDS}), updated_at = now()
-      from webhook_messages m, webhook_endpoints e
-      where m.id = d.message_id and e.id = d.endpoint_id
-        and (d.message_id, d.endpoint_id) in (
+    const lease = sql`now() + make_interval(secs => ${LEASE_SECONDS})`;
+    const result = await sql<ClaimedDelivery & { fanned_out: number; due: boolean }>`
+      with fanned as (
+        update webhook_messages m set fan_out_pending = false
+        where m.id in (
+          select pick.id from webhook_messages pick where pick.fan_out_pending
+          order by pick.created_at
+          limit ${BATCH_SIZE}
+          for update skip locked
+        )
+        returning m.id, m.project_id, m.event_type, m.created_at
+      ), fresh as (
+        -- The endpoints as the event was written: one created since does not get it (it was not there to listen).
+        -- A recovery (services/webhook-endpoint-recovery.ts) may have made one of them already: that one stays its own.
+        insert into webhook_deliveries (message_id, endpoint_id, next_attempt_at, claim_token)
+        select fanned.id, e.id, ${lease}, ${token}::uuid from fanned
+        join webhook_endpoints e on e.project_id = fanned.project_id and not e.disabled and e.created_at <= fanned.created_at
+          and (e.filter_types is null or fanned.event_type = any(e.filter_types))
+        on conflict do nothing
+        returning message_id, endpoint_id, attempts, false as due
+      ), due as (
+        update webhook_deliveries d
+        set claim_token = ${token}, next_attempt_at = ${lease}, updated_at = now()
+        where (d.message_id, d.endpoint_id) in (
           -- A disabled endpoint's deliveries wait, pending, until it is enabled again.
           select due.message_id, due.endpoint_id from webhook_deliveries due
           join webhook_endpoints target on target.id = due.endpoint_id and not target.disabled
@@ -139,10 +218,20 @@ class DeliveryWorker {
           limit ${BATCH_SIZE}
           for update of due skip locked
         )
-      returning d.message_id, d.endpoint_id, d.attempts, m.payload, e.url, e.headers, e.sealed_secret, e.sealing_key_id,
+        returning d.message_id, d.endpoint_id, d.attempts, true as due
+      ), claimed as (
+        select * from fresh union all select * from due
+      )
+      select c.message_id, c.endpoint_id, c.attempts, c.due, (select count(*)::int from fanned) as fanned_out,
+        m.payload, e.url, e.headers, e.sealed_secret, e.sealing_key_id,
         case when e.previous_secret_expires_at > now() then e.previous_sealed_secret end as previous_sealed_secret,
-        case when e.previous_secret_expires_at > now() then e.previous_sealing_key_id end as previous_sealing_key_id`.execute(this.db);
-    return { token, deliveries: result.rows };
+        case when e.previous_secret_expires_at > now() then e.previous_sealing_key_id end as previous_sealing_key_id
+      from claimed c
+      join webhook_messages m on m.id = c.message_id
+      join webhook_endpoints e on e.id = c.endpoint_id`.execute(this.db);
+    const rows = result.rows;
+    const more = rows.filter((row) => row.due).length >= BATCH_SIZE || (rows[0]?.fanned_out ?? 0) >= BATCH_SIZE;
+    return { token, deliveries: rows, more };
   }
 
   private async untilNextDue(): Promise<number> {
@@ -157,10 +246,8 @@ class DeliveryWorker {
    */
   private async deliverBatch({ token, deliveries }: { token: string; deliveries: ClaimedDelivery[] }): Promise<{ nextDueInMs: number | null } | undefined> {
     if (deliveries.length === 0) return undefined;
-    // A batch's deliveries to one endpoint share its secrets: opened (a key derivation, a decryption) once.
-    const secrets = new Map<string, string[] | undefined>();
     // A delivery that cannot even be sent (an unreadable payload, say) is a failed attempt, not a lost batch.
-    const outcomes = await Promise.all(deliveries.map((delivery) => this.send(delivery, secrets).catch((error: Error): Outcome => ({ status: null, body: error.message, durationMs: 0 }))));
+    const outcomes = await Promise.all(deliveries.map((delivery) => this.send(delivery).catch((error: Error): Outcome => ({ status: null, body: error.message, durationMs: 0 }))));
     const records: AttemptRecord[] = [];
     const interrupted: ClaimedDelivery[] = [];
     deliveries.forEach((delivery, i) => {
@@ -180,6 +267,8 @@ class DeliveryWorker {
     }
     if (!recorded) return undefined;
     for (const record of records) {
+      if (record.status === "succeeded") webhookAttempts.succeeded++;
+      else webhookAttempts.failed++;
       if (record.status === "failed") this.log.warn({ messageId: record.messageId, endpointId: record.endpointId }, "webhook delivery failed after the last retry");
     }
     for (const endpoint of recorded.disabled) {
@@ -192,10 +281,9 @@ class DeliveryWorker {
   }
 
   /** One signed POST; undefined when the request was cut short by a shutdown (not an attempt). */
-  private async send(delivery: ClaimedDelivery, secretsByEndpoint: Map<string, string[] | undefined>): Promise<Outcome | undefined> {
+  private async send(delivery: ClaimedDelivery): Promise<Outcome | undefined> {
     const body = JSON.stringify(typeof delivery.payload === "string" ? JSON.parse(delivery.payload) : delivery.payload);
-    if (!secretsByEndpoint.has(delivery.endpoint_id)) secretsByEndpoint.set(delivery.endpoint_id, this.signingSecrets(delivery));
-    const secrets = secretsByEndpoint.get(delivery.endpoint_id);
+    const secrets = this.signingSecrets(delivery);
     if (!secrets) return { status: null, body: "The endpoint's secret cannot be opened with the server secret (LATCHKEY_SERVER_SECRET changed?).", durationMs: 0 };
     const started = performance.now();
     try {
@@ -210,15 +298,24 @@ class DeliveryWorker {
     }
   }
 
-  /** The endpoint's current secret, and the rotated-out one while it still signs; undefined when they cannot be opened. */
+  /**
+   * The endpoint's current secret, and the rotated-out one while it still signs; undefined when they cannot be
+   * opened. Opening is a key derivation and a decryption, a fifth of the worker's own time per delivery: kept per
+   * sealed value, so a rotation (new sealed bytes) is seen at the next claim.
+   */
   private signingSecrets(delivery: ClaimedDelivery): string[] | undefined {
+    const sealed = (bytes: Uint8Array | null) => (bytes ? Buffer.from(bytes).toString("base64") : "");
+    const key = `${delivery.endpoint_id} ${delivery.sealing_key_id} ${sealed(delivery.sealed_secret)} ${delivery.previous_sealing_key_id ?? ""} ${sealed(delivery.previous_sealed_secret)}`;
+    if (this.openedSecrets.has(key)) return this.openedSecrets.get(key);
     const secret = openEndpointSecret(this.env, delivery.endpoint_id, { sealed: delivery.sealed_secret, keyId: delivery.sealing_key_id });
-    if (!secret) return undefined;
     const previous =
-      delivery.previous_sealed_secret && delivery.previous_sealing_key_id
+      secret && delivery.previous_sealed_secret && delivery.previous_sealing_key_id
         ? openEndpointSecret(this.env, delivery.endpoint_id, { sealed: delivery.previous_sealed_secret, keyId: delivery.previous_sealing_key_id }, "previous")
         : undefined;
-    return previous ? [secret, previous] : [secret];
+    const opened = secret ? (previous ? [secret, previous] : [secret]) : undefined;
+    if (this.openedSecrets.size >= OPENED_SECRETS_KEPT) this.openedSecrets.clear();
+    this.openedSecrets.set(key, opened);
+    return opened;
   }
 }
 

@@ -102,22 +102,18 @@ export async function batchingWebhookEvents<T>(trx: Db, projectId: string, work:
 }
 
 /**
- * The events as messages, with one pending delivery per enabled endpoint that takes each type: one statement
- * however many events (a creator's default permissions are several), so the write path pays one round trip.
+ * The events as messages, in one statement however many events (a creator's default permissions are several),
+ * so the write path pays one round trip. Their deliveries, one per enabled endpoint that takes each type, are
+ * made by the delivery workers (services/webhook-delivery.ts), woken on commit: the write path writes one row
+ * per event and nothing else.
  */
 export async function writeWebhookEvents(trx: Db, projectId: string, events: readonly WebhookEvent[]): Promise<void> {
   if (events.length === 0) return;
   if (webhookListeningCacheOf(trx)?.handOff) return writeForwardedEvents(trx, projectId, events);
-  const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${JSON.stringify({ type: event.type, data: event.data })}::jsonb)`);
+  const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${JSON.stringify({ type: event.type, data: event.data })}::jsonb, true)`);
   await sql`
-    with message as (
-      insert into webhook_messages (id, project_id, event_type, payload)
-      values ${sql.join(rows)}
-      returning id, event_type
-    )
-    insert into webhook_deliveries (message_id, endpoint_id, next_attempt_at)
-    select message.id, e.id, now() from message
-    join webhook_endpoints e on e.project_id = ${projectId} and not e.disabled and (e.filter_types is null or message.event_type = any(e.filter_types))`.execute(trx);
+    with message as (insert into webhook_messages (id, project_id, event_type, payload, fan_out_pending) values ${sql.join(rows)})
+    select pg_notify('latchkey_changes', 'webhook:due')`.execute(trx);
 }
 
 /**
