@@ -7,6 +7,9 @@ const postgresUrl = process.env.LATCHKEY_TEST_DATABASE_URL;
 const serverTests = ["packages/server/test/**/*.test.ts"];
 // Browser checks of what the server serves (the API reference page) run once, with the other end-to-end files.
 const serverE2e = "packages/server/test/**/*.e2e.test.ts";
+// Server test files that never open a database (configuration, the drain, mail rendering, the import layers, the
+// redirect allow-list): run once, with the PGlite project, not again against PostgreSQL.
+const databaseFree = ["config", "drain", "email-rendering", "layers", "redirect-allow-list"].map((name) => `packages/server/test/${name}.test.ts`);
 
 // Workspace packages resolve to their TypeScript sources (the `source` export condition), not to their built dist/.
 // Each project sets it: inline projects do not inherit the root config.
@@ -35,7 +38,7 @@ export default defineConfig({
       // End-to-end: the demo pages in Debian's Chromium (playwright-core), against a real server and SMTP capture.
       { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts", "packages/dashboard/test/**/*.e2e.test.ts", serverE2e], testTimeout: 60_000, hookTimeout: 120_000 } },
       ...(postgresUrl
-        ? [{ test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
+        ? [{ test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, ...databaseFree, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
         : []),
     ].map((project) => ({ ...SOURCES, ...project })),
   },
