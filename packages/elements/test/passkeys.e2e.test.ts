@@ -1,9 +1,9 @@
-import type { CDPSession, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { emailConfig } from "./support/browser-test-services.js";
 import { createUserWithPassword, newEmail, openDemo, server, smtp, useDemoForFile } from "../../../demo/test/support/demo-e2e.js";
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../../server/src/services/projects.js";
 import { createTestProject, type TestProject } from "../../server/test/support/test-server.js";
+import { addVirtualAuthenticator } from "../../../demo/test/support/virtual-authenticator.js";
 
 /**
  * Passkeys end to end: the demo in Chromium with Chrome's virtual authenticator (CDP WebAuthn domain) standing
@@ -17,15 +17,6 @@ useDemoForFile();
 const PASSWORD = "correct horse battery";
 const PASSKEYS = { ...NEW_PROJECT_CONFIG_OVERRIDE, "auth.passkey.allowSignIn": true };
 
-/** A platform authenticator with user verification, answering every ceremony by itself. */
-async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable", { enableUI: false });
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  return { cdp, authenticatorId };
-}
 
 const demoUrl = (path: string) => new URL(path, server.url).toString();
 const atHome = (url: URL) => url.pathname === "/demo/";

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath } from "../../../scripts/chromium.mjs";
 import { CHROMIUM_ARGS } from "../../../demo/test/support/demo-e2e.js";
@@ -7,6 +7,7 @@ import { emailConfig } from "../../elements/test/support/browser-test-services.j
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../src/services/projects.js";
 import { startSmtpCapture, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { addVirtualAuthenticator } from "../../../demo/test/support/virtual-authenticator.js";
 
 /**
  * Issue 16 §5 in Chromium: passkeys on the handler pages the server hosts. Chrome's virtual authenticator
@@ -34,15 +35,6 @@ afterAll(async () => {
   await Promise.all([browser?.close(), server?.close(), smtp?.close()]);
 });
 
-/** A platform authenticator with user verification, answering every ceremony by itself. */
-async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable", { enableUI: false });
-  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  return { cdp, authenticatorId };
-}
 
 describe("passkeys on the hosted handler pages", () => {
   it("registers a passkey on the hosted account-settings page and signs in with it on the hosted sign-in page", async () => {

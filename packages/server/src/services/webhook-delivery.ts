@@ -31,7 +31,7 @@ const LEASE_SECONDS = 60;
 const BATCH_SIZE = 20;
 // Retries come due without a notification: a worker with nothing due looks again at least this often.
 const IDLE_POLL_MS = 10_000;
-// How long a worker woken by new deliveries waits before it claims them (see DeliveryWorker.soon).
+// How long a worker woken by new events waits before it claims them (see DeliveryWorker.soon).
 const COALESCE_MS = 15;
 const BODY_EXCERPT_CHARS = 1024;
 // Endpoints whose opened secrets a worker keeps (see signingSecrets); past that, it starts over.
@@ -119,6 +119,7 @@ class DeliveryWorker {
       this.coalescing = false;
       this.wake();
     }, COALESCE_MS);
+    this.timer.unref();
   }
 
   wake(): void {
