@@ -128,11 +128,11 @@ export async function recordFailedAttempt(db: Db, subject: ThrottleSubject): Pro
     countersOf(subject).map(
       ({ key, rule }) => sql`
         insert into auth_throttles (key, failures, last_failure_at, blocked_until)
-        values (${key}, 1, now(), now() + ${waitFor(sql`1`, rule)})
+        values (${key}, 1, now(), ${blockedUntil(sql`1`, rule)})
         on conflict (key) do update set
           failures = ${failures},
           last_failure_at = now(),
-          blocked_until = now() + ${waitFor(failures, rule)}`.execute(db),
+          blocked_until = ${blockedUntil(failures, rule)}`.execute(db),
     ),
   );
 }
@@ -181,10 +181,15 @@ export async function sweepStaleThrottles(db: Db): Promise<number> {
   return Number(result.numAffectedRows ?? 0);
 }
 
-function waitFor(failures: ReturnType<typeof sql<number>>, rule: Rule) {
+/**
+ * The end of the wait the failures call for. Below the threshold it is the distant past, not `now()`: a
+ * concurrent check whose statement began a few microseconds earlier would see a `now()` in its future and
+ * round it up to a one-second block.
+ */
+function blockedUntil(failures: ReturnType<typeof sql<number>>, rule: Rule) {
   return sql`(case when ${failures} >= ${rule.threshold}
-    then least(${rule.capSeconds}, ${rule.baseSeconds} * power(2, ${failures} - ${rule.threshold})) * interval '1 second'
-    else interval '0' end)`;
+    then now() + least(${rule.capSeconds}, ${rule.baseSeconds} * power(2, ${failures} - ${rule.threshold})) * interval '1 second'
+    else 'epoch'::timestamptz end)`;
 }
 
 /** The 429 every limit answers with. */
