@@ -144,7 +144,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("log", deps.log.child({ requestId }));
     await next();
     // What this request wrote must be out of every cache before its caller can send the next request.
-    if (scope.wrote) await deps.changes.sync();
+    if (scope.announcedChanges) await deps.changes.sync();
     setProtocolHeader(c.res.headers, dialect, "request-id", requestId);
     // API answers are per caller and must never be cached, unless a route says otherwise (the JWKS).
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store, max-age=0");

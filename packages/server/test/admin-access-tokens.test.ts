@@ -3,7 +3,7 @@ import { InternalSession } from "@stackframe/stack-shared/dist/sessions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signAccessToken } from "../src/crypto/access-tokens.js";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
-import { findProject } from "../src/services/projects.js";
+import { findProject, getProject } from "../src/services/projects.js";
 import { signInUser } from "../src/services/sessions.js";
 import { createUser } from "../src/services/users.js";
 import { api } from "./support/api.js";
@@ -31,7 +31,7 @@ interface Owner {
 async function internalUser(options: { isAnonymous?: boolean } = {}): Promise<Owner> {
   const internal = await findProject(server.db, "internal");
   const user = await createUser(server.db, internal!, options.isAnonymous ? { isAnonymous: true } : { primaryEmail: `owner-${crypto.randomUUID()}@example.com` });
-  const tokens = await signInUser(server.db, server.env, { projectId: "internal", userId: user.id });
+  const tokens = await signInUser(server.db, server.env, { project: await getProject(server.db, "internal"), userId: user.id });
   return { id: user.id, teamId: user.selected_team_id!, accessToken: tokens.access_token, refreshToken: tokens.refresh_token };
 }
 
@@ -107,7 +107,7 @@ describe("an admin access token", () => {
     const project = await createTestProject(server);
     const row = await findProject(server.db, project.projectId);
     const user = await createUser(server.db, row!, { primaryEmail: "someone@example.com" });
-    const tokens = await signInUser(server.db, server.env, { projectId: project.projectId, userId: user.id });
+    const tokens = await signInUser(server.db, server.env, { project: await getProject(server.db, project.projectId), userId: user.id });
     const response = await call("", withToken(project.projectId, tokens.access_token));
     expect(response.status).toBe(401);
     expect(response.body.code).toBe("INVALID_PROJECT_FOR_ADMIN_ACCESS_TOKEN");

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createUser } from "../src/services/users.js";
 import { findProject } from "../src/services/projects.js";
 import { signInUser } from "../src/services/sessions.js";
+import { getProject } from "../src/services/projects.js";
 import { api } from "./support/api.js";
 import { LIGHT_EMAIL_THEME_SOURCE } from "../src/email/built-in-themes.js";
 import { NEW_EMAIL_TEMPLATE_SOURCE } from "../src/email/built-in-templates.js";
@@ -241,7 +242,7 @@ describe("who may use the email theme and template routes", () => {
   it("serves the project owner's admin access token", async () => {
     const internal = await findProject(server.db, "internal");
     const owner = await createUser(server.db, internal!, { primaryEmail: `owner-${crypto.randomUUID()}@example.com` });
-    const tokens = await signInUser(server.db, server.env, { projectId: "internal", userId: owner.id });
+    const tokens = await signInUser(server.db, server.env, { project: await getProject(server.db, "internal"), userId: owner.id });
     const created = await api(server.url, "/internal/projects", {
       access: "client",
       headers: { "x-stack-access-token": tokens.access_token },

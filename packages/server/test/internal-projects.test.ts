@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findProject } from "../src/services/projects.js";
 import { signInUser } from "../src/services/sessions.js";
+import { getProject } from "../src/services/projects.js";
 import { createUser } from "../src/services/users.js";
 import { api } from "./support/api.js";
 import { createTestProject, startTestServer, type TestServer } from "./support/test-server.js";
@@ -25,7 +26,7 @@ interface InternalUser {
 async function internalUser(): Promise<InternalUser> {
   const internal = await findProject(server.db, "internal");
   const user = await createUser(server.db, internal!, { primaryEmail: `owner-${crypto.randomUUID()}@example.com`, primaryEmailVerified: true });
-  const tokens = await signInUser(server.db, server.env, { projectId: "internal", userId: user.id });
+  const tokens = await signInUser(server.db, server.env, { project: await getProject(server.db, "internal"), userId: user.id });
   return { id: user.id, personalTeamId: user.selected_team_id!, accessToken: tokens.access_token };
 }
 

@@ -115,7 +115,7 @@ describe("webhook events", () => {
     const mail = await smtp.nextMessage(address);
     const link = [...mail.html.matchAll(/href="([^"]+)"/g)].map((m) => m[1]!.replaceAll("&amp;", "&")).find((href) => href.startsWith(`${callback}?code=`));
     expect(link, mail.html).toBeDefined();
-    const tokens = await signInUser(server.db, server.env, { projectId: project.projectId, userId: invitee.body.id });
+    const tokens = await signInUser(server.db, server.env, { project: await getProject(server.db, project.projectId), userId: invitee.body.id });
     const accepted = await api(server.url, "/team-invitations/accept", {
       method: "POST",
       body: { code: new URL(link!).searchParams.get("code") },

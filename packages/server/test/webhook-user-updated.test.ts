@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { sql } from "kysely";
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../src/services/projects.js";
 import { signInUser } from "../src/services/sessions.js";
+import { getProject } from "../src/services/projects.js";
 import { api } from "./support/api.js";
 import { codeIn } from "./support/email-flow-fixture.js";
 import type { SmtpCapture } from "./support/smtp-capture.js";
@@ -46,7 +47,7 @@ async function updatesWritten(projectId: string, userId: string): Promise<number
 async function newUser(p: TestProject, body: Record<string, unknown>) {
   const created = await as(p, "server", "/users", "POST", body);
   expect(created.status, created.text).toBe(201);
-  const tokens = await signInUser(server.db, server.env, { projectId: p.projectId, userId: created.body.id });
+  const tokens = await signInUser(server.db, server.env, { project: await getProject(server.db, p.projectId), userId: created.body.id });
   const asUser = (path: string, method = "GET", payload?: unknown, extra: Record<string, string> = {}) =>
     api(server.url, path, { method, body: payload, headers: { ...p.headers("client"), "x-stack-access-token": tokens.access_token, ...extra } });
   return { id: created.body.id as string, asUser };

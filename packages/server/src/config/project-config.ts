@@ -302,9 +302,28 @@ export function applyConfigOverride(base: ProjectConfig | ConfigObject, override
   return sanitize(fillDefaults(defaultsTree(options), normalized) as unknown as ProjectConfig);
 }
 
-/** The complete config of a project from its stored override. */
+// Rendered configs of the overrides the project cache hands out. Those are frozen and kept until the project
+// changes, so one object is one config: most requests (a sign-in checks that passwords are on) render nothing.
+const renderedOverrides = new WeakMap<object, ProjectConfig>();
+
+/**
+ * The complete config of a project from its stored override. Rendered once per cached override (a frozen
+ * object: see above); the result is then frozen too, as every request shares it.
+ */
 export function renderProjectConfig(storedOverride: ConfigOverride, options: ConfigRenderOptions = WITH_BUILT_IN_EMAILS): ProjectConfig {
-  return applyConfigOverride({}, storedOverride, options);
+  const memoizable = options === WITH_BUILT_IN_EMAILS && Object.isFrozen(storedOverride);
+  if (!memoizable) return applyConfigOverride({}, storedOverride, options);
+  let config = renderedOverrides.get(storedOverride);
+  if (!config) renderedOverrides.set(storedOverride, (config = deepFreeze(applyConfigOverride({}, storedOverride, options))));
+  return config;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 
 export type ConfigCheck = { ok: true; override: ConfigOverride } | { ok: false; error: string };

@@ -1,24 +1,27 @@
 import type { Kysely, KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
 import type { Db } from "./connect.js";
+import { mayAnnounceChange } from "./announced-writes.js";
 
 /**
  * What the database layer knows of the request it runs queries for, carried by a plugin on the request's own
  * Kysely instance (`scopedToRequest`): transactions started from that instance carry it too.
- * - Whether the request wrote: a request that wrote waits for the change feed (db/change-feed.ts) before it
- *   answers, so the caller's next request never meets a cache entry older than that write. Requests that only
- *   read (the hot paths: `/users/me`, most refreshes) pay nothing.
+ * - Whether the request wrote rows that caches are built from: such a request waits for the change feed
+ *   (db/change-feed.ts) before it answers, so the caller's next request never meets a cache entry older than
+ *   that write. Requests that only read (the hot paths: `/users/me`, most refreshes), or wrote only rows no
+ *   cache holds (a new session, a failed attempt counted), pay nothing.
  * - Facts about the request that services deep inside need and nothing passes down (the device a session is
  *   made from, services/session-device.ts).
  * Not AsyncLocalStorage: on Node 20 its promise hooks run for every promise of the process once it is used,
  * about a tenth of the CPU of `/users/me` (bench/README.md).
  */
 export class RequestScope<Facts = unknown> implements KyselyPlugin {
-  wrote = false;
+  /** Whether a query of the request may have sent change notifications (db/announced-writes.ts). */
+  announcedChanges = false;
 
   constructor(readonly facts: Facts) {}
 
   transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
-    if (!this.wrote && isWrite(node)) this.wrote = true;
+    if (!this.announcedChanges && mayAnnounceChange(node)) this.announcedChanges = true;
     return node;
   }
 
@@ -37,13 +40,4 @@ export function scopedToRequest<Facts>(db: Db, facts: Facts): { db: Db; scope: R
 export function requestScopeOf(db: Kysely<any>): RequestScope | undefined {
   for (const plugin of db.getExecutor().plugins) if (plugin instanceof RequestScope) return plugin;
   return undefined;
-}
-
-const WRITE_NODES = new Set<RootOperationNode["kind"]>(["InsertQueryNode", "UpdateQueryNode", "DeleteQueryNode", "MergeQueryNode"]);
-
-function isWrite(node: RootOperationNode): boolean {
-  if (WRITE_NODES.has(node.kind)) return true;
-  // Raw SQL: anything but a plain read counts (a CTE may hide a write behind `with`).
-  if (node.kind === "RawNode") return !/^\s*select\b/i.test(node.sqlFragments.join("?"));
-  return false;
 }

@@ -22,7 +22,7 @@ export const anonymousAuthRoutes = [
     handler: async (c, { auth }) => {
       const { db, env } = c.get("deps");
       const user = await createUser(db, auth.project, { isAnonymous: true });
-      const tokens = await signInUser(db, env, { projectId: auth.project.id, userId: user.id });
+      const tokens = await signInUser(db, env, { project: auth.project, userId: user.id });
       return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: true };
     },
   }),

@@ -53,7 +53,7 @@ export const sessionsRoutes = [
       const user = await findUserRow(db, auth.project.id, body.user_id);
       if (!user) throw new KnownErrors.UserIdDoesNotExist(body.user_id);
       const tokens = await signInUser(db, env, {
-        projectId: auth.project.id,
+        project: auth.project,
         userId: user.id,
         expiresInMillis: body.expires_in_millis,
         isImpersonation: body.is_impersonation,

@@ -75,7 +75,7 @@ export async function pollCliAuth(db: Db, env: Env, project: ProjectRow, polling
       .returning("user_id")
       .executeTakeFirst();
     if (claimed?.user_id) {
-      const { refresh_token } = await signInUser(trx, env, { projectId: project.id, userId: claimed.user_id });
+      const { refresh_token } = await signInUser(trx, env, { project, userId: claimed.user_id });
       return { status: "success", refresh_token };
     }
     // Not claimable: the reads below only tell which answer it is.

@@ -60,7 +60,7 @@ export async function signInWithHandoffCode(db: Db, env: Env, project: ProjectRo
   // Deleted since the code was made: nobody to sign in.
   const user = await findUserRow(db, project.id, data.user_id);
   if (!user) throw new KnownErrors.VerificationCodeNotFound();
-  const tokens = await signInUser(db, env, { projectId: project.id, userId: user.id });
+  const tokens = await signInUser(db, env, { project, userId: user.id });
   return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: false };
 }
 

@@ -46,7 +46,7 @@ export async function finishSignIn(
     });
     throw new KnownErrors.MultiFactorAuthenticationRequired(attempt.code);
   }
-  const tokens = await signInUser(db as Parameters<typeof signInUser>[0], env, { projectId: project.id, userId: user.id });
+  const tokens = await signInUser(db as Parameters<typeof signInUser>[0], env, { project, userId: user.id });
   return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: options.isNewUser };
 }
 

@@ -76,7 +76,7 @@ async function checkSecondFactor(
         // A code (or an earlier one) already used: rolls the attempt code's use back with it.
         throw new KnownErrors.InvalidTotpCode();
       }
-      const tokens = await signInUser(trx, env, { projectId: project.id, userId: user.id });
+      const tokens = await signInUser(trx, env, { project, userId: user.id });
       return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: attempt.is_new_user };
     });
   } catch (error) {

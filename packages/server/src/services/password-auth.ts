@@ -68,7 +68,7 @@ export async function signUpWithPassword(db: Db, env: Env, project: ProjectRow, 
       callbackUrl: input.verificationCallbackUrl,
     });
   }
-  const tokens = await signInUser(db, env, { projectId: project.id, userId: user.id });
+  const tokens = await signInUser(db, env, { project, userId: user.id });
   return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: true };
 }
 

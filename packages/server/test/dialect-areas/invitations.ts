@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { signInUser } from "../../src/services/sessions.js";
+import { getProject } from "../../src/services/projects.js";
 import { api, type ApiResponse } from "../support/api.js";
 import * as emailFlow from "../support/email-flow-fixture.js";
 import { type TestProject } from "../support/test-server.js";
@@ -35,7 +36,7 @@ describe("team invitations in each dialect", () => {
       body: { primary_email: address, primary_email_verified: verified, primary_email_auth_enabled: true },
     });
     expect(created.status, created.text).toBe(201);
-    const tokens = await signInUser(emailFlow.server.db, emailFlow.server.env, { projectId: project.projectId, userId: created.body.id });
+    const tokens = await signInUser(emailFlow.server.db, emailFlow.server.env, { project: await getProject(emailFlow.server.db, project.projectId), userId: created.body.id });
     return { id: created.body.id, address, accessToken: tokens.access_token };
   }
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { WELL_KNOWN_DEV_KEYS } from "../../src/env.js";
 import { findProject } from "../../src/services/projects.js";
 import { signInUser } from "../../src/services/sessions.js";
+import { getProject } from "../../src/services/projects.js";
 import { createUser } from "../../src/services/users.js";
 import { api, type ApiResponse } from "../support/api.js";
 import { createTestProject, type TestProject } from "../support/test-server.js";
@@ -144,7 +145,7 @@ describe("projects in each dialect", () => {
     async function internalUser() {
       const internal = await findProject(server.db, "internal");
       const user = await createUser(server.db, internal!, { primaryEmail: `owner-${crypto.randomUUID()}@example.com`, primaryEmailVerified: true });
-      const tokens = await signInUser(server.db, server.env, { projectId: "internal", userId: user.id });
+      const tokens = await signInUser(server.db, server.env, { project: await getProject(server.db, "internal"), userId: user.id });
       return { teamId: user.selected_team_id!, accessToken: tokens.access_token };
     }
     const asUser = (dialect: Dialect, user: { accessToken: string }) =>

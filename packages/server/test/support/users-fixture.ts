@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { signInUser } from "../../src/services/sessions.js";
+import { getProject } from "../../src/services/projects.js";
 import { api, type ApiResponse } from "./api.js";
 import { startTestServer, type TestProject, type TestServer } from "./test-server.js";
 
@@ -41,7 +42,7 @@ export async function createUser(project: TestProject, body: Record<string, unkn
   return response.body;
 }
 
-export const signIn = (project: TestProject, userId: string) => signInUser(server.db, server.env, { projectId: project.projectId, userId });
+export const signIn = async (project: TestProject, userId: string) => signInUser(server.db, server.env, { project: await getProject(server.db, project.projectId), userId });
 
 export async function configure(project: TestProject, override: Record<string, unknown>) {
   const response = await as(project, "admin", "/internal/config/override", { method: "PATCH", body: { config_override_string: JSON.stringify(override) } });

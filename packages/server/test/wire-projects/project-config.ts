@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findProject } from "../../src/services/projects.js";
 import { signInUser } from "../../src/services/sessions.js";
+import { getProject } from "../../src/services/projects.js";
 import { createUser } from "../../src/services/users.js";
 import { api } from "../support/api.js";
 import { createTestProject, type TestProject } from "../support/test-server.js";
@@ -15,7 +16,7 @@ describe("the project and its legacy config", () => {
   async function internalUserToken(): Promise<{ accessToken: string; teamId: string }> {
     const internal = await findProject(server.db, "internal");
     const user = await createUser(server.db, internal!, { primaryEmail: `owner-${crypto.randomUUID()}@example.com`, primaryEmailVerified: true });
-    const tokens = await signInUser(server.db, server.env, { projectId: "internal", userId: user.id });
+    const tokens = await signInUser(server.db, server.env, { project: await getProject(server.db, "internal"), userId: user.id });
     return { accessToken: tokens.access_token, teamId: user.selected_team_id! };
   }
 

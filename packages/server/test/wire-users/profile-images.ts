@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInUser } from "../../src/services/sessions.js";
+import { getProject } from "../../src/services/projects.js";
 import { api, type ApiResponse } from "../support/api.js";
 import { stackSdk } from "../support/stack-sdk.js";
 import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "../support/test-server.js";
@@ -47,7 +48,7 @@ describe("profile images", () => {
   async function signedInUser(project: TestProject, body: Record<string, unknown> = {}): Promise<{ id: string; tokens: Tokens }> {
     const created = await as(project, "server", "/users", { method: "POST", body });
     expect(created.status, created.text).toBe(201);
-    return { id: created.body.id, tokens: await signInUser(server.db, server.env, { projectId: project.projectId, userId: created.body.id }) };
+    return { id: created.body.id, tokens: await signInUser(server.db, server.env, { project: await getProject(server.db, project.projectId), userId: created.body.id }) };
   }
 
   const patchMe = (project: TestProject, tokens: Tokens, body: Record<string, unknown>) => as(project, "client", "/users/me", { method: "PATCH", body, tokens });
