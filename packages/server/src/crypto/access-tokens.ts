@@ -1,19 +1,35 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import type { UserRestrictedReason } from "@latchkey/protocol/schemas";
-import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, SignJWT, type JWTPayload } from "jose";
+import { createPrivateKey, sign, type JsonWebKey as NodeJwk, type KeyObject } from "node:crypto";
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, type JWTPayload } from "jose";
 import type { Env } from "../env.js";
 import { signingKeyRingOf, type PublicJwk, type SigningKey, type SigningKeyRing } from "./signing-keys.js";
 
-// Importing a JWK into a CryptoKey costs more than the signature itself; a kid names one key, so cache them.
-const importedKeys = new Map<string, Promise<CryptoKey | Uint8Array>>();
-function imported(key: SigningKey, part: "private" | "public") {
-  const id = `${part}:${key.kid}`;
-  let cached = importedKeys.get(id);
-  if (!cached) {
-    cached = importJWK(part === "private" ? key.privateJwk : key.publicJwk, "ES256");
-    importedKeys.set(id, cached);
-  }
+// Importing a JWK costs more than the signature itself; a kid names one key, so cache them.
+const publicKeys = new Map<string, Promise<CryptoKey | Uint8Array>>();
+function publicKeyOf(key: SigningKey) {
+  let cached = publicKeys.get(key.kid);
+  if (!cached) publicKeys.set(key.kid, (cached = importJWK(key.publicJwk, "ES256")));
   return cached;
+}
+const privateKeys = new Map<string, KeyObject>();
+function privateKeyOf(key: SigningKey): KeyObject {
+  let cached = privateKeys.get(key.kid);
+  if (!cached) privateKeys.set(key.kid, (cached = createPrivateKey({ key: key.privateJwk as NodeJwk, format: "jwk" })));
+  return cached;
+}
+
+const base64urlJson = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+
+/**
+ * A compact JWS (RFC 7515) signed ES256 with node:crypto. jose 6 signs through WebCrypto only, whose
+ * promise-based job cost 0.16 ms of CPU per token here against 0.03 ms for node:crypto's one call: a fifth
+ * of a token refresh. jose still verifies every token (and tests verify ours with jose and the published SDK).
+ */
+function signEs256(header: Record<string, string>, claims: AccessTokenClaims, key: KeyObject): string {
+  const signingInput = `${base64urlJson(header)}.${base64urlJson(claims)}`;
+  const signature = sign("sha256", Buffer.from(signingInput), { key, dsaEncoding: "ieee-p1363" });
+  return `${signingInput}.${signature.toString("base64url")}`;
 }
 
 /**
@@ -106,9 +122,7 @@ export async function signAccessToken(env: Env, subject: AccessTokenSubject, now
     restricted_reason: subject.restrictedReason,
     requires_totp_mfa: subject.requiresTotpMfa,
   };
-  return new SignJWT(claims as unknown as JWTPayload)
-    .setProtectedHeader({ alg: "ES256", kid: key.kid, typ: "JWT" })
-    .sign(await imported(key, "private"));
+  return signEs256({ alg: "ES256", kid: key.kid, typ: "JWT" }, claims, privateKeyOf(key));
 }
 
 /**
@@ -158,7 +172,7 @@ async function verifyAccessTokenSignature(env: Env, ring: SigningKeyRing, token:
   const key = kid ? await ring.verificationKey(audience, kid) : undefined;
   if (!key) throw new KnownErrors.UnparsableAccessToken();
   try {
-    const { payload } = await jwtVerify(token, await imported(key, "public"), {
+    const { payload } = await jwtVerify(token, await publicKeyOf(key), {
       algorithms: ["ES256"],
       audience,
       issuer: tokenIssuer(env, audience.replace(/:anon$/, ""), isAnonymous),
