@@ -1,4 +1,4 @@
-import type { OperationNode, RootOperationNode, TableNode } from "kysely";
+import type { ColumnNode, ColumnUpdateNode, OperationNode, RootOperationNode, TableNode } from "kysely";
 
 type Operation = "insert" | "update" | "delete";
 const ALL: ReadonlySet<Operation> = new Set(["insert", "update", "delete"]);
@@ -76,8 +76,8 @@ function tableName(table: TableNode): string {
   return table.table.identifier.name;
 }
 
-function onlyActivityColumns(table: string, updates: ReadonlyArray<{ column: OperationNode }>): boolean {
+function onlyActivityColumns(table: string, updates: ReadonlyArray<ColumnUpdateNode>): boolean {
   const allowed = ACTIVITY_COLUMNS[table];
   if (!allowed || updates.length === 0) return false;
-  return updates.every(({ column }) => column.kind === "ColumnNode" && allowed.has((column as unknown as { column: { name: string } }).column.name));
+  return updates.every(({ column }) => column.kind === "ColumnNode" && allowed.has((column as ColumnNode).column.name));
 }
