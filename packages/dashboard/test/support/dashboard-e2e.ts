@@ -29,6 +29,7 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   const pageErrors = new WeakMap<Page, string[]>();
+  const serverFailures = new WeakMap<Page, string[]>();
 
   beforeAll(async () => {
     await ensureDashboardBuilt();
@@ -37,9 +38,11 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
       chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
     ]);
   });
-  afterEach(async () => {
-    const errors = contexts.flatMap((context) => context.pages()).flatMap((page) => pageErrors.get(page) ?? []);
-    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  afterEach(async (context) => {
+    const pages = contexts.flatMap((browserContext) => browserContext.pages());
+    if (context.task.result?.state === "fail") await Promise.all(pages.map((page) => reportPage(page, pageErrors.get(page) ?? [], serverFailures.get(page) ?? [])));
+    const errors = pages.flatMap((page) => pageErrors.get(page) ?? []);
+    await Promise.all(contexts.splice(0).map((browserContext) => browserContext.close()));
     if (errors.length) throw new Error(`uncaught errors in the dashboard:\n${errors.join("\n")}`);
   });
   afterAll(async () => {
@@ -59,10 +62,29 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
       const errors: string[] = [];
       page.on("pageerror", (error) => errors.push(error.message));
       pageErrors.set(page, errors);
+      const failures: string[] = [];
+      page.on("response", (response) => {
+        if (response.status() >= 500) failures.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+      });
+      serverFailures.set(page, failures);
       await page.goto(`${server!.url}${path}`);
       return page;
     },
   };
+}
+
+/**
+ * What a failed test's page showed, for a failure that happened only on a loaded CI machine: its address,
+ * the server's 5xx answers, uncaught errors, and the accessibility tree (what a locator searches).
+ */
+async function reportPage(page: Page, errors: string[], failures: string[]): Promise<void> {
+  const tree = await page
+    .locator("body")
+    .ariaSnapshot({ timeout: 5_000 })
+    .catch((error: Error) => `(no snapshot: ${error.message})`);
+  console.error(
+    [`page at ${page.url()}`, `server 5xx: ${failures.join("; ") || "none"}`, `uncaught errors: ${errors.join("; ") || "none"}`, "accessibility tree:", tree].join("\n"),
+  );
 }
 
 export const newOwnerEmail = () => `owner-${crypto.randomUUID().slice(0, 8)}@example.com`;
