@@ -27,3 +27,18 @@ export async function afterTheWait(attempt: () => Promise<ApiResponse>): Promise
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/**
+ * Attempts until one is refused with at least `seconds` of its block left, so that requests sent right after
+ * it fall inside that block; an attempt let through in between must succeed (it lengthens the next block).
+ */
+export async function untilRefusedFor(seconds: number, attempt: () => Promise<ApiResponse>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const response = await attempt();
+    if (response.status === 429 && Number(response.headers.get("retry-after")) >= seconds) return;
+    if (response.status !== 429) expect(response.status, response.text).toBe(200);
+    if (Date.now() > deadline) throw new Error(`no refusal with ${seconds} s left within a minute; the last answer: ${response.status} ${response.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
