@@ -64,7 +64,8 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
       pageErrors.set(page, errors);
       const failures: string[] = [];
       page.on("response", (response) => {
-        if (response.status() >= 500) failures.push(`${response.status()} ${response.request().method()} ${response.url()}`);
+        // Refusals too: a 401 or 404 the dashboard did not expect shows up as a missing element, not an error.
+        if (response.status() >= 400) failures.push(`${response.status()} ${response.request().method()} ${response.url()}`);
       });
       serverFailures.set(page, failures);
       await page.goto(`${server!.url}${path}`);
@@ -75,7 +76,7 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
 
 /**
  * What a failed test's page showed, for a failure that happened only on a loaded CI machine: its address,
- * the server's 5xx answers, uncaught errors, and the accessibility tree (what a locator searches).
+ * the server's 4xx and 5xx answers, uncaught errors, and the accessibility tree (what a locator searches).
  */
 async function reportPage(page: Page, errors: string[], failures: string[]): Promise<void> {
   const tree = await page
@@ -83,7 +84,7 @@ async function reportPage(page: Page, errors: string[], failures: string[]): Pro
     .ariaSnapshot({ timeout: 5_000 })
     .catch((error: Error) => `(no snapshot: ${error.message})`);
   console.error(
-    [`page at ${page.url()}`, `server 5xx: ${failures.join("; ") || "none"}`, `uncaught errors: ${errors.join("; ") || "none"}`, "accessibility tree:", tree].join("\n"),
+    [`page at ${page.url()}`, `server 4xx/5xx: ${failures.join("; ") || "none"}`, `uncaught errors: ${errors.join("; ") || "none"}`, "accessibility tree:", tree].join("\n"),
   );
 }
 
