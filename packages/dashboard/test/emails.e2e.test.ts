@@ -252,6 +252,36 @@ describe("the Emails page", () => {
     await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).waitFor({ state: "detached" });
   });
 
+  it("keeps the themes and the open editor on screen when a refresh of the list fails, says so, and tries again", async () => {
+    const { page } = await ownerWithProject(harness);
+    await openSection(page, "Emails");
+    await openTab(page, "Themes");
+    const themes = page.getByRole("list", { name: "Themes" });
+    await themes.getByRole("button", { name: "Default Light · The project's theme, Built in" }).waitFor();
+    await page.getByRole("textbox", { name: "TSX code of the theme" }).waitFor();
+
+    // The list stops answering, as it does during a database outage (http/database-unavailable.ts); the rest works.
+    const themeList = /\/api\/v1\/internal\/email-themes(\?.*)?$/;
+    await page.route(themeList, (route) =>
+      route.request().method() === "GET"
+        ? route.fulfill({ status: 503, headers: { "content-type": "text/plain; charset=utf-8", "retry-after": "5" }, body: "The database is unavailable. Please try again in a moment." })
+        : route.continue(),
+    );
+    await page.getByLabel("New theme's name").fill("Brand");
+    await page.getByRole("button", { name: "Create theme" }).click();
+    const failure = page.getByRole("alert").filter({ hasText: "Could not refresh the themes:" });
+    await failure.waitFor();
+    expect(await failure.textContent()).toContain("The database is unavailable.");
+    // What was loaded stays: the list and the editor.
+    expect(await themes.getByRole("button", { name: "Default Light · The project's theme, Built in" }).count()).toBe(1);
+    expect(await page.getByRole("textbox", { name: "TSX code of the theme" }).count()).toBe(1);
+
+    await page.unroute(themeList);
+    await failure.getByRole("button", { name: "Try again" }).click();
+    await themes.getByRole("button", { name: "Brand" }).waitFor();
+    await failure.waitFor({ state: "detached" });
+  });
+
   it("deletes a template of the project's own after asking, and offers no delete for a built-in one", async () => {
     const { page, email, projectId } = await ownerWithProject(harness);
     const admin = await ownerAdmin(harness.server, email, projectId);
