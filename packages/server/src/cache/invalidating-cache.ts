@@ -1,4 +1,5 @@
 import type { ChangeFeed } from "../db/change-feed.js";
+import { deepFreeze } from "../deep-freeze.js";
 
 /**
  * A bounded in-memory cache in front of database reads, kept current by the change feed: entries are
@@ -75,12 +76,4 @@ export class InvalidatingCache<V extends object> {
   private markAllLoadsStale(): void {
     for (const tickets of this.loads.values()) for (const ticket of tickets) ticket.stale = true;
   }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === "object" && !Object.isFrozen(value) && !(value instanceof Date) && !ArrayBuffer.isView(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

@@ -14,6 +14,7 @@ import {
 import { checkValue, configOverrideSchema, schemaAt } from "./config-schema.js";
 import { BUILT_IN_EMAIL_THEMES, DEFAULT_LIGHT_EMAIL_THEME_ID } from "../email/built-in-themes.js";
 import { BUILT_IN_EMAIL_TEMPLATES } from "../email/built-in-templates.js";
+import { deepFreeze } from "../deep-freeze.js";
 
 export type { ConfigObject, ConfigOverride, ConfigValue } from "./config-format.js";
 export { ConfigNormalizationError, normalizeConfig, overrideConfig } from "./config-format.js";
@@ -316,14 +317,6 @@ export function renderProjectConfig(storedOverride: ConfigOverride, options: Con
   let config = renderedOverrides.get(storedOverride);
   if (!config) renderedOverrides.set(storedOverride, (config = deepFreeze(applyConfigOverride({}, storedOverride, options))));
   return config;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 export type ConfigCheck = { ok: true; override: ConfigOverride } | { ok: false; error: string };

@@ -146,7 +146,7 @@ export async function touchSession(db: Db, session: Pick<SessionRow, "id" | "use
   await markUserActive(db, session.user_id, now);
 }
 
-/** The same from the session user's record (the refresh path reads it through the user cache). */
+/** A session's access token from its user's record (the refresh path reads it through the user cache). */
 export async function accessTokenForUserRecord(env: Env, session: Pick<SessionRow, "id" | "project_id">, record: UserRecord, policy: RestrictionPolicy): Promise<string> {
   return signSessionAccessToken(env, session, record.user, record.primaryEmail, policy);
 }
