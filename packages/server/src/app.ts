@@ -10,6 +10,8 @@ import { securityHeaders } from "./http/security-headers.js";
 import { databaseUnavailableResponse, isDatabaseUnavailable } from "./http/database-unavailable.js";
 import { createAppMetrics, metricsRoutes, routeLabel } from "./http/metrics.js";
 import { scopedToRequest } from "./db/request-scope.js";
+import type { RequestDeviceFacts } from "./services/session-device.js";
+import type { RequestTokenFacts } from "./services/sessions.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
 import { cors, overrideErrorStatus } from "./http/headers.js";
 import { knownErrorResponse } from "./http/known-error-response.js";
@@ -134,9 +136,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use("*", async function requestContext(c, next) {
     const requestId = crypto.randomUUID();
     const started = performance.now();
-    const { dialect, mixed } = dialectOf(c.req.raw.headers);
-    // The request's own view of the database: it sees what the request writes and knows its device.
-    const { db, scope } = scopedToRequest(deps.db, requestDeviceFacts(c));
+    const { dialect, mixed, named } = dialectOf(c.req.raw.headers);
+    // The request's own view of the database: it sees what the request writes, knows its device, and which
+    // version's claims the access tokens it makes carry (services/sessions.ts).
+    const facts: RequestDeviceFacts & RequestTokenFacts = { ...requestDeviceFacts(c), tokenDialect: named ? dialect : null };
+    const { db, scope } = scopedToRequest(deps.db, facts);
     c.set("deps", { ...deps, db });
     c.set("requestId", requestId);
     c.set("dialect", dialect);

@@ -3,6 +3,7 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, exportJWK, genera
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signAccessToken, tokenIssuer } from "../src/crypto/access-tokens.js";
 import { api, expectProtocolInvariants } from "./support/api.js";
+import { stackSdk } from "./support/stack-sdk.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 
 const OLD_SECRET = "access-token-test-old-secret-0123456789abcdef";
@@ -27,20 +28,30 @@ const withToken = (project: TestProject, token: string, target = server) =>
 const jwksUrl = (projectId: string, target = server, query = "") => new URL(`${target.url}/api/v1/projects/${projectId}/.well-known/jwks.json${query}`);
 const b64url = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
 
+const CLAIMS_2_8_41 = ["sub", "project_id", "branch_id", "refresh_token_id", "role", "name", "email", "email_verified", "selected_team_id", "is_anonymous", "iss", "aud", "exp", "iat"];
+const CLAIMS_2_8_108_ONLY = ["signed_up_at", "is_restricted", "restricted_reason", "requires_totp_mfa"];
+const asDialect = (headers: Record<string, string>, prefix: string) => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.replace(/^x-stack-/, prefix), value]));
+
+/** The OAuth token endpoint's refresh grant as both SDKs send it: a form body and no protocol headers. */
+async function refreshWithoutProtocolHeaders(project: TestProject, refreshToken: string): Promise<string> {
+  const response = await fetch(`${server.url}/api/v1/auth/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: project.projectId, client_secret: project.publishableClientKey }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
 describe("access tokens", () => {
-  it("carry exactly the protocol's claims (2.8.108's superset) and verify against the project's JWKS over the socket", async () => {
+  it("carry exactly the 2.8.41 claims, in the reference's order, when the request has x-stack-* headers, and verify against the project's JWKS over the socket", async () => {
     const project = await createTestProject(server);
     const tokens = await signUp(project);
     const header = decodeProtectedHeader(tokens.access_token);
     expect(header).toMatchObject({ alg: "ES256", typ: "JWT", kid: expect.any(String) });
 
     const claims = decodeJwt(tokens.access_token);
-    expect(Object.keys(claims).sort()).toEqual(
-      [
-        "aud", "branch_id", "email", "email_verified", "exp", "iat", "is_anonymous", "iss", "name", "project_id", "refresh_token_id", "role", "selected_team_id", "sub",
-        "signed_up_at", "is_restricted", "restricted_reason", "requires_totp_mfa",
-      ].sort(),
-    );
+    expect(Object.keys(claims)).toEqual(CLAIMS_2_8_41);
     expect(claims).toMatchObject({ sub: tokens.user_id, aud: project.projectId, project_id: project.projectId, branch_id: "main", role: "authenticated", name: null, is_anonymous: false, selected_team_id: null });
     expect(claims.exp! - claims.iat!).toBe(server.env.accessTokenLifetimeSeconds);
 
@@ -50,6 +61,41 @@ describe("access tokens", () => {
       algorithms: ["ES256"],
     });
     expect(payload.sub).toBe(tokens.user_id);
+
+    // Refreshed in the same dialect: the same claims.
+    const refreshed = await api(server.url, "/auth/sessions/current/refresh", { method: "POST", headers: { ...project.headers("client"), "x-stack-refresh-token": tokens.refresh_token } });
+    expect(refreshed.status).toBe(200);
+    expect(Object.keys(decodeJwt(refreshed.body.access_token))).toEqual(CLAIMS_2_8_41);
+  });
+
+  it("carry 2.8.108's claims when the request has x-hexclave-* headers, and every claim when it names no version", async () => {
+    const project = await createTestProject(server);
+    const email = `user-${crypto.randomUUID()}@example.com`;
+    const headers = asDialect(project.headers("client"), "x-hexclave-");
+    const signedUp = await api(server.url, "/auth/password/sign-up", { headers, body: { email, password: "correct horse" } });
+    expect(signedUp.status).toBe(200);
+    const full = [...CLAIMS_2_8_41, ...CLAIMS_2_8_108_ONLY].sort();
+    const newer = decodeJwt(signedUp.body.access_token);
+    expect(Object.keys(newer).sort()).toEqual(full);
+    expect(newer).toMatchObject({ is_restricted: false, restricted_reason: null, requires_totp_mfa: false, signed_up_at: expect.any(Number) });
+    const refreshed = await api(server.url, "/auth/sessions/current/refresh", { method: "POST", headers: { ...headers, "x-hexclave-refresh-token": signedUp.body.refresh_token } });
+    expect(Object.keys(decodeJwt(refreshed.body.access_token)).sort()).toEqual(full);
+
+    // The token endpoint as the SDKs call it sends no protocol header: either version's client may read the token.
+    const older = await signUp(project);
+    expect(Object.keys(decodeJwt(await refreshWithoutProtocolHeaders(project, older.refresh_token))).sort()).toEqual(full);
+  });
+
+  it("of 2.8.41's claims sign the published 2.8.41 SDK in, which reads its user with them", async () => {
+    const project = await createTestProject(server);
+    const email = `user-${crypto.randomUUID()}@example.com`;
+    const app = stackSdk(server, project).client();
+    const result = await app.signUpWithCredential({ email, password: "correct horse", noRedirect: true, verificationCallbackUrl: "http://localhost:3000/handler/email-verification" });
+    expect(result.status).toBe("ok");
+    const user = await app.getUser({ or: "throw" });
+    expect(user.primaryEmail).toBe(email);
+    const tokens = await user.currentSession.getTokens();
+    expect(Object.keys(decodeJwt(tokens.accessToken!))).toEqual(CLAIMS_2_8_41);
   });
 
   it("are refused when unparsable, tampered with, or signed any other way", async () => {
@@ -178,7 +224,9 @@ describe("the JWKS endpoint", () => {
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(body.keys).toHaveLength(2);
     for (const key of body.keys) {
-      expect(key).toEqual({ kty: "EC", crv: "P-256", x: expect.any(String), y: expect.any(String), alg: "ES256", use: "sig", kid: expect.any(String) });
+      // The reference's members, in its order, without `use`.
+      expect(Object.keys(key)).toEqual(["kty", "alg", "crv", "x", "y", "kid"]);
+      expect(key).toEqual({ kty: "EC", alg: "ES256", crv: "P-256", x: expect.any(String), y: expect.any(String), kid: expect.any(String) });
     }
 
     const withAnonymous = await (await fetch(jwksUrl(project.projectId, server, "?include_anonymous=true"))).json();

@@ -1,4 +1,5 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
+import type { Dialect } from "@latchkey/protocol/dialects";
 import type { UserRestrictedReason } from "@latchkey/protocol/schemas";
 import { createPrivateKey, sign, type JsonWebKey as NodeJwk, type KeyObject } from "node:crypto";
 import { decodeJwt, decodeProtectedHeader, errors as joseErrors, importJWK, jwtVerify, type JWTPayload } from "jose";
@@ -33,10 +34,9 @@ function signEs256(header: Record<string, string>, claims: AccessTokenClaims, ke
 }
 
 /**
- * The access token's claims: exactly the protocol's payload, nothing more. Every token carries the 2.8.108
- * protocol's claims (`signed_up_at` … `requires_totp_mfa`), which its client requires: a token is issued
- * without knowing which version will read it (the token endpoint has no protocol headers), and 2.8.41's
- * client ignores claims it does not know.
+ * The access token's claims: exactly the protocol's payload, nothing more. Which of them a token carries follows
+ * the request that gets it (`AccessTokenDialect`): 2.8.108's set (`signed_up_at` … `requires_totp_mfa`, which its
+ * client requires) is left out of tokens issued to `x-stack-*` requests, as the reference's 2.8.41 server does.
  */
 export interface AccessTokenClaims {
   sub: string;
@@ -52,13 +52,21 @@ export interface AccessTokenClaims {
   email: string | null;
   email_verified: boolean;
   selected_team_id: string | null;
-  /** Seconds since the epoch, like the other dates of a JWT. */
-  signed_up_at: number;
   is_anonymous: boolean;
-  is_restricted: boolean;
-  restricted_reason: UserRestrictedReason | null;
-  requires_totp_mfa: boolean;
+  // 2.8.108's own: absent from tokens issued to 2.8.41's clients.
+  /** Seconds since the epoch, like the other dates of a JWT. */
+  signed_up_at?: number;
+  is_restricted?: boolean;
+  restricted_reason?: UserRestrictedReason | null;
+  requires_totp_mfa?: boolean;
 }
+
+/**
+ * The protocol version whose claims a token carries: the dialect its request named with its headers, or null
+ * for a request naming none (the OAuth token endpoint as the SDKs call it), which gets every claim: such a token
+ * may be read by either version's client, and 2.8.41's ignores claims it does not know.
+ */
+export type AccessTokenDialect = Dialect | null;
 
 export interface AccessTokenSubject {
   projectId: string;
@@ -98,16 +106,13 @@ export async function projectJwks(env: Env, projectId: string, includeAnonymous:
   return { keys };
 }
 
-export async function signAccessToken(env: Env, subject: AccessTokenSubject, now = Date.now()): Promise<string> {
+export async function signAccessToken(env: Env, subject: AccessTokenSubject, now = Date.now(), dialect: AccessTokenDialect = null): Promise<string> {
   const audience = tokenAudience(subject.projectId, subject.isAnonymous);
   const key = await signingKeyRingOf(env).signingKey(audience);
   const iat = Math.floor(now / 1000);
+  // In the order the reference's 2.8.41 tokens list them.
   const claims: AccessTokenClaims = {
     sub: subject.userId,
-    exp: iat + env.accessTokenLifetimeSeconds,
-    iat,
-    iss: tokenIssuer(env, subject.projectId, subject.isAnonymous),
-    aud: audience,
     project_id: subject.projectId,
     branch_id: subject.branchId,
     refresh_token_id: subject.refreshTokenId,
@@ -116,12 +121,18 @@ export async function signAccessToken(env: Env, subject: AccessTokenSubject, now
     email: subject.email,
     email_verified: subject.emailVerified,
     selected_team_id: subject.selectedTeamId,
-    signed_up_at: Math.floor(subject.signedUpAt.getTime() / 1000),
     is_anonymous: subject.isAnonymous,
-    is_restricted: subject.restrictedReason !== null,
-    restricted_reason: subject.restrictedReason,
-    requires_totp_mfa: subject.requiresTotpMfa,
+    iss: tokenIssuer(env, subject.projectId, subject.isAnonymous),
+    aud: audience,
+    exp: iat + env.accessTokenLifetimeSeconds,
+    iat,
   };
+  if (dialect !== "2.8.41") {
+    claims.signed_up_at = Math.floor(subject.signedUpAt.getTime() / 1000);
+    claims.is_restricted = subject.restrictedReason !== null;
+    claims.restricted_reason = subject.restrictedReason;
+    claims.requires_totp_mfa = subject.requiresTotpMfa;
+  }
   return signEs256({ alg: "ES256", kid: key.kid, typ: "JWT" }, claims, privateKeyOf(key));
 }
 

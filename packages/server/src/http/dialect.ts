@@ -6,16 +6,17 @@ import type { AppEnv } from "./context.js";
 /**
  * The protocol version a request is answered in (issue 14): `x-hexclave-*` headers → 2.8.108, `x-stack-*`
  * → 2.8.41, none → 2.8.41. Chosen once, by the first middleware; everything else reads `c.get("dialect")`.
+ * `named`: whether the headers named a version at all (the access tokens a request gets depend on it).
  */
-export function dialectOf(headers: Headers): { dialect: Dialect; mixed: boolean } {
+export function dialectOf(headers: Headers): { dialect: Dialect; mixed: boolean; named: boolean } {
   let stack = false;
   let hexclave = false;
   for (const name of headers.keys()) {
     if (name.startsWith(REQUEST_HEADER_PREFIX["2.8.41"])) stack = true;
     else if (name.startsWith(REQUEST_HEADER_PREFIX["2.8.108"])) hexclave = true;
   }
-  if (hexclave) return { dialect: "2.8.108", mixed: stack };
-  return { dialect: DEFAULT_DIALECT, mixed: false };
+  if (hexclave) return { dialect: "2.8.108", mixed: stack, named: true };
+  return { dialect: DEFAULT_DIALECT, mixed: false, named: stack };
 }
 
 /** A request mixing both versions' headers is refused rather than read half one way, half the other. */

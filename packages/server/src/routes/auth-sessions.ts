@@ -272,5 +272,5 @@ async function refreshedAccessToken(c: Context<AppEnv>, project: ProjectRow, ses
   const { db, env, caches } = c.get("deps");
   const [record] = await Promise.all([findCachedUserRecord(db, caches, session.project_id, session.user_id), touchSession(db, session)]);
   if (!record) throw new KnownErrors.RefreshTokenNotFoundOrExpired();
-  return accessTokenForUserRecord(env, session, record, restrictionPolicy(project));
+  return accessTokenForUserRecord(db, env, session, record, restrictionPolicy(project));
 }

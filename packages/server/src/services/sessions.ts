@@ -6,7 +6,8 @@ import type { ProjectRow, SessionRow } from "../db/rows.js";
 import type { Env } from "../env.js";
 import type { UserRecord } from "./user-read.js";
 import { restrictedReasonOf, restrictionPolicy, type RestrictionPolicy } from "./user-restrictions.js";
-import { signAccessToken } from "../crypto/access-tokens.js";
+import { signAccessToken, type AccessTokenDialect } from "../crypto/access-tokens.js";
+import { requestScopeOf } from "../db/request-scope.js";
 import { hashSecret, randomSecret } from "../crypto/secrets.js";
 import { currentRequestDevice, type SessionDevice } from "./session-device.js";
 
@@ -146,19 +147,42 @@ export async function touchSession(db: Db, session: Pick<SessionRow, "id" | "use
   await markUserActive(db, session.user_id, now);
 }
 
+/** What the request pipeline puts in each request's database scope (db/request-scope.ts) for the tokens made here. */
+export interface RequestTokenFacts {
+  /** Whose claims the request's access tokens carry: the dialect its headers named, null when they named none. */
+  tokenDialect: AccessTokenDialect;
+}
+
+/**
+ * The claim set of the request the database instance runs for. Tokens are made by a dozen issuers (every sign-in
+ * path, refresh, the OAuth token endpoint, anonymous sign-up, MFA, CLI, handoff), all through this module; the
+ * choice is made here once rather than passed down each of them. Outside a request: every claim.
+ */
+function currentTokenDialect(db: Db): AccessTokenDialect {
+  const facts = requestScopeOf(db)?.facts as Partial<RequestTokenFacts> | undefined;
+  return facts?.tokenDialect ?? null;
+}
+
 /** A session's access token from its user's record (the refresh path reads it through the user cache). */
-export async function accessTokenForUserRecord(env: Env, session: Pick<SessionRow, "id" | "project_id">, record: UserRecord, policy: RestrictionPolicy): Promise<string> {
-  return signSessionAccessToken(env, session, record.user, record.primaryEmail, policy);
+export async function accessTokenForUserRecord(
+  db: Db,
+  env: Env,
+  session: Pick<SessionRow, "id" | "project_id">,
+  record: UserRecord,
+  policy: RestrictionPolicy,
+): Promise<string> {
+  return signSessionAccessToken(db, env, session, record.user, record.primaryEmail, policy);
 }
 
 function signSessionAccessToken(
+  db: Db,
   env: Env,
   session: Pick<SessionRow, "id" | "project_id">,
   user: Pick<UserRecord["user"], "id" | "display_name" | "selected_team_id" | "is_anonymous" | "created_at" | "restricted_by_admin" | "totp_secret">,
   primaryEmail: { value: string; is_verified: boolean } | null,
   policy: RestrictionPolicy,
 ): Promise<string> {
-  return signAccessToken(env, {
+  const subject = {
     projectId: session.project_id,
     branchId: "main",
     userId: user.id,
@@ -171,13 +195,14 @@ function signSessionAccessToken(
     isAnonymous: user.is_anonymous,
     restrictedReason: restrictedReasonOf(user, primaryEmail, policy),
     requiresTotpMfa: user.totp_secret !== null,
-  });
+  };
+  return signAccessToken(env, subject, Date.now(), currentTokenDialect(db));
 }
 
 /** Signs a user in: a new session and its first access token (the protocol's sign-in response tokens). */
 export async function signInUser(db: Db, env: Env, session: NewSession): Promise<{ refresh_token: string; access_token: string; session: SessionRow }> {
   const created = await createSession(db, session);
-  const accessToken = await signSessionAccessToken(env, created.session, created.user, created.primaryEmail, restrictionPolicy(session.project));
+  const accessToken = await signSessionAccessToken(db, env, created.session, created.user, created.primaryEmail, restrictionPolicy(session.project));
   return { refresh_token: created.refreshToken, access_token: accessToken, session: created.session };
 }
 

@@ -7,8 +7,9 @@ import { createTestProject, type TestProject } from "../support/test-server.js";
 import { CLIENT_READ_KEYS, SERVER_READ_KEYS, server } from "../support/users-fixture.js";
 
 // Issue 14, users: a 2.8.108 request (x-hexclave-* headers) reads and writes the restricted-user, country and
-// risk fields its SDK knows; a 2.8.41 request (x-stack-*) never sees them and cannot send them. Every access
-// token carries 2.8.108's claims, which its SDK validates before storing a token.
+// risk fields its SDK knows; a 2.8.41 request (x-stack-*) never sees them and cannot send them. Access tokens
+// issued to 2.8.108 requests (and to the token endpoint, which names no version) carry 2.8.108's claims, which
+// its SDK validates before storing a token.
 describe("users in each dialect", () => {
   type Dialect = "2.8.41" | "2.8.108";
   const DIALECTS: readonly Dialect[] = ["2.8.41", "2.8.108"];
@@ -40,9 +41,9 @@ describe("users in each dialect", () => {
     return response.body;
   }
 
-  /** Signs a user in over HTTP, as a server does (`POST /auth/sessions`). */
+  /** Signs a user in over HTTP, as a 2.8.108 server does (`POST /auth/sessions`): its tokens carry 2.8.108's claims. */
   async function signIn(project: TestProject, userId: string): Promise<{ access_token: string; refresh_token: string }> {
-    const response = await call(project, "server", "2.8.41", "/auth/sessions", { method: "POST", body: { user_id: userId } });
+    const response = await call(project, "server", "2.8.108", "/auth/sessions", { method: "POST", body: { user_id: userId } });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return response.body;
   }
