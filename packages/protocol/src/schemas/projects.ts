@@ -102,14 +102,13 @@ export const projectTransferResponse = z.strictObject({ success: z.literal("true
 /** `/projects/{project_id}/.well-known/jwks.json` */
 export const jwksParams = z.strictObject({ project_id: z.string() });
 
-/** One public key of the JWKS (RFC 7517): an ES256 (P-256) verification key. */
+/** One public key of the JWKS (RFC 7517): an ES256 (P-256) verification key, without `use` as the reference has it. */
 export const publicJwk = z.strictObject({
   kty: z.literal("EC"),
+  alg: z.literal("ES256"),
   crv: z.literal("P-256"),
   x: z.string(),
   y: z.string(),
-  alg: z.literal("ES256"),
-  use: z.literal("sig"),
   kid: z.string(),
 });
 

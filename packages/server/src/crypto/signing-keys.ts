@@ -15,14 +15,13 @@ export interface SigningKey {
   publicJwk: PublicJwk;
 }
 
-/** The public half as the JWKS publishes it. */
+/** The public half as the JWKS publishes it: the reference's members in its order, without `use`. */
 export interface PublicJwk {
   kty: "EC";
+  alg: "ES256";
   crv: "P-256";
   x: string;
   y: string;
-  alg: "ES256";
-  use: "sig";
   kid: string;
 }
 
@@ -45,7 +44,7 @@ export function deriveSigningKey(seed: Uint8Array, audience: string): SigningKey
   const x = publicPoint.subarray(1, 33).toString("base64url");
   const y = publicPoint.subarray(33, 65).toString("base64url");
   const kid = createHash("sha256").update(publicPoint).digest("base64url").slice(0, 16);
-  const publicJwk: PublicJwk = { kty: "EC", crv: "P-256", x, y, alg: "ES256", use: "sig", kid };
+  const publicJwk: PublicJwk = { kty: "EC", alg: "ES256", crv: "P-256", x, y, kid };
   const key: SigningKey = { kid, publicJwk, privateJwk: { ...publicJwk, d: d.toString("base64url") } };
   cache.set(cacheKey, key);
   return key;
