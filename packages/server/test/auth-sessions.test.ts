@@ -21,14 +21,17 @@ interface Tokens {
   user_id: string;
 }
 
+// As a browser's app signs in: sessions list their address only for browser requests (session-devices.test.ts).
+const BROWSER = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0" };
+
 async function signUp(project: TestProject): Promise<Tokens & { email: string }> {
   const email = `user-${crypto.randomUUID()}@example.com`;
-  const response = await api(server.url, "/auth/password/sign-up", { headers: project.headers("client"), body: { email, password: "correct horse" } });
+  const response = await api(server.url, "/auth/password/sign-up", { headers: { ...project.headers("client"), ...BROWSER }, body: { email, password: "correct horse" } });
   expect(response.status).toBe(200);
   return { ...response.body, email };
 }
 async function signIn(project: TestProject, email: string): Promise<Tokens> {
-  const response = await api(server.url, "/auth/password/sign-in", { headers: project.headers("client"), body: { email, password: "correct horse" } });
+  const response = await api(server.url, "/auth/password/sign-in", { headers: { ...project.headers("client"), ...BROWSER }, body: { email, password: "correct horse" } });
   expect(response.status).toBe(200);
   return response.body;
 }

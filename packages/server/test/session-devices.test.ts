@@ -111,6 +111,34 @@ describe("the device of a session", () => {
     expect((await listedSession(project, tokens)).last_used_at_user_agent).toBe(long.slice(0, 512));
   });
 
+  it("lists the address only for sessions used by a browser (a User-Agent with Mozilla, Chrome or Safari), as the reference does", async () => {
+    const project = await createTestProject(server);
+    for (const userAgent of ["node", "curl/8.5.0", "my-backend/1.0", ""]) {
+      const tokens: Tokens = (await signUp(project, { "user-agent": userAgent })).body;
+      expect(Object.keys(await listedSession(project, tokens)), userAgent).not.toContain("last_used_at_end_user_ip_info");
+    }
+    for (const userAgent of [WINDOWS_FIREFOX, "Mozilla/5.0", "Chrome/131.0", "MobileSafari/8614 CFNetwork/1474 Darwin/23.0.0"]) {
+      const tokens: Tokens = (await signUp(project, { "user-agent": userAgent })).body;
+      expect((await listedSession(project, tokens)).last_used_at_end_user_ip_info, userAgent).toMatchObject({ ip: expect.stringMatching(/127\.0\.0\.1|::1/) });
+    }
+
+    // Signed in by a script: no address until a browser uses the session; a script's use after it keeps the browser's.
+    const proxied: Tokens = (await signUp(project, { "user-agent": "node", "x-forwarded-for": "203.0.113.9" }, behindProxy)).body;
+    expect(await listedSession(project, proxied)).not.toHaveProperty("last_used_at_end_user_ip_info");
+    await recordedRefresh(project, proxied, { "user-agent": MAC_CHROME, "x-forwarded-for": "198.51.100.4" }, behindProxy);
+    expect((await listedSession(project, proxied)).last_used_at_end_user_ip_info).toEqual({
+      ip: "198.51.100.4",
+      countryCode: null,
+      regionCode: null,
+      cityName: null,
+      latitude: null,
+      longitude: null,
+      tzIdentifier: null,
+    });
+    await recordedRefresh(project, proxied, { "user-agent": "node", "x-forwarded-for": "192.0.2.1" }, behindProxy);
+    expect((await listedSession(project, proxied)).last_used_at_end_user_ip_info).toMatchObject({ ip: "198.51.100.4" });
+  });
+
   it("is sent to clients of both protocol versions", async () => {
     const project = await createTestProject(server);
     const tokens: Tokens = (await signUp(project, { "user-agent": MAC_CHROME })).body;
@@ -124,23 +152,24 @@ describe("the device of a session", () => {
 describe("the country of a session", () => {
   it("is believed from cf-ipcountry only when the request came through a trusted proxy", async () => {
     const project = await createTestProject(server);
+    const browser = { "user-agent": WINDOWS_FIREFOX };
     // Straight from the client: anyone can write the header.
-    const direct: Tokens = (await signUp(project, { "cf-ipcountry": "FR" })).body;
+    const direct: Tokens = (await signUp(project, { ...browser, "cf-ipcountry": "FR" })).body;
     expect((await listedSession(project, direct)).last_used_at_end_user_ip_info.countryCode).toBeNull();
-    await recordedRefresh(project, direct, { "cf-ipcountry": "FR" });
+    await recordedRefresh(project, direct, { ...browser, "cf-ipcountry": "FR" });
     expect((await listedSession(project, direct)).last_used_at_end_user_ip_info.countryCode).toBeNull();
 
     // Through the proxy: its country, and the client's address from X-Forwarded-For.
-    const proxied: Tokens = (await signUp(project, { "cf-ipcountry": "de", "x-forwarded-for": "203.0.113.9" }, behindProxy)).body;
+    const proxied: Tokens = (await signUp(project, { ...browser, "cf-ipcountry": "de", "x-forwarded-for": "203.0.113.9" }, behindProxy)).body;
     expect((await listedSession(project, proxied)).last_used_at_end_user_ip_info).toMatchObject({ ip: "203.0.113.9", countryCode: "DE" });
 
     // The country goes with the address: a later use from elsewhere with no country forgets it.
-    await recordedRefresh(project, proxied, { "x-forwarded-for": "198.51.100.4" }, behindProxy);
+    await recordedRefresh(project, proxied, { ...browser, "x-forwarded-for": "198.51.100.4" }, behindProxy);
     expect((await listedSession(project, proxied)).last_used_at_end_user_ip_info).toMatchObject({ ip: "198.51.100.4", countryCode: null });
     // Cloudflare's XX (unknown) names no country.
-    await recordedRefresh(project, proxied, { "x-forwarded-for": "198.51.100.4", "cf-ipcountry": "XX" }, behindProxy);
+    await recordedRefresh(project, proxied, { ...browser, "x-forwarded-for": "198.51.100.4", "cf-ipcountry": "XX" }, behindProxy);
     expect((await listedSession(project, proxied)).last_used_at_end_user_ip_info.countryCode).toBeNull();
-    await recordedRefresh(project, proxied, { "x-forwarded-for": "198.51.100.4", "cf-ipcountry": "JP" }, behindProxy);
+    await recordedRefresh(project, proxied, { ...browser, "x-forwarded-for": "198.51.100.4", "cf-ipcountry": "JP" }, behindProxy);
     expect((await listedSession(project, proxied)).last_used_at_end_user_ip_info).toMatchObject({ ip: "198.51.100.4", countryCode: "JP" });
   });
 });

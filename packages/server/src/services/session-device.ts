@@ -6,6 +6,7 @@ import { requestScopeOf } from "../db/request-scope.js";
  * sessions list shows (issue 16 §3: browser and OS, address, country).
  */
 export interface SessionDevice {
+  /** Only from a browser's requests (`isBrowserUserAgent`), like the country that goes with it. */
   ip?: string;
   userAgent?: string;
   /** ISO 3166-1 alpha-2, only as a trusted proxy reported it (http/session-device.ts). */
@@ -20,6 +21,15 @@ export function storedUserAgent(header: string | undefined): string | undefined 
   // Cut by code points, so a character outside the BMP is never split into half a surrogate pair.
   const trimmed = Array.from(header?.trim() ?? "").slice(0, USER_AGENT_MAX_LENGTH).join("");
   return trimmed === "" ? undefined : trimmed;
+}
+
+/**
+ * Whether a User-Agent is a browser's, by the words every browser's carries. The reference lists a session's
+ * address and country (`last_used_at_end_user_ip_info`) only from its browser requests: a backend or a script
+ * calling for a user is not where the user is.
+ */
+export function isBrowserUserAgent(userAgent: string | undefined): boolean {
+  return userAgent !== undefined && /Mozilla|Chrome|Safari/.test(userAgent);
 }
 
 /** What the request pipeline puts in each request's database scope (db/request-scope.ts) for the services below. */
