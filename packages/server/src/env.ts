@@ -1,6 +1,6 @@
 import type { BlockList } from "node:net";
 import { z } from "zod";
-import { parseTrustedProxies, trustedProxiesProblem } from "./http/client-ip.js";
+import { addressListProblem, LOOPBACK_RANGES, parseAddressList } from "./http/client-ip.js";
 import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/protocol/schemas";
 
 /**
@@ -8,6 +8,15 @@ import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from "@latchkey/protocol/sch
  * in the README's configuration table; keep the two in step.
  */
 const boolean = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+/** Comma-separated addresses and CIDR ranges. */
+const addressList = z
+  .string()
+  .optional()
+  .superRefine((value, ctx) => {
+    const problem = value === undefined ? undefined : addressListProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 const environmentSchema = z.object({
   LATCHKEY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
@@ -28,13 +37,8 @@ const environmentSchema = z.object({
   LATCHKEY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   // 1.5 MB: a profile image as a 1,000,000-character data URL, with the rest of its request, still fits.
   LATCHKEY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_500_000),
-  LATCHKEY_TRUSTED_PROXIES: z
-    .string()
-    .optional()
-    .superRefine((value, ctx) => {
-      const problem = value === undefined ? undefined : trustedProxiesProblem(value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }),
+  LATCHKEY_TRUSTED_PROXIES: addressList,
+  LATCHKEY_RATE_LIMIT_EXEMPT: addressList,
   // Long enough that it cannot be guessed; a bearer token travels with every scrape.
   LATCHKEY_METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   // The scheduler's bearer token for POST /internal/failed-emails-digest (the server also runs the digest daily itself).
@@ -94,6 +98,11 @@ export interface Env {
   /** The reverse proxies whose X-Forwarded-For is believed (http/client-ip.ts). */
   trustedProxies: BlockList;
   /**
+   * Clients never counted per client address (http/client-ip.ts `countedClientIp`): LATCHKEY_RATE_LIMIT_EXEMPT,
+   * and in dev mode loopback, so that a developer's own test suite against `npm start` is not refused.
+   */
+  rateLimitExempt: BlockList;
+  /**
    * The bearer token `/metrics` asks for. Without one the route is open in dev mode and off (404) outside it;
    * with one it is required in both.
    */
@@ -146,18 +155,26 @@ export type SharedSmtpSettings =
 
 export class EnvError extends Error {}
 
+/**
+ * What a bad configuration prints before the start stops: one problem on one line (as every start-up failure,
+ * startup-error.ts), several one per line under a heading.
+ */
+function configurationError(problems: string[]): EnvError {
+  if (problems.length === 1) return new EnvError(`Invalid Latchkey configuration: ${problems[0]}`);
+  return new EnvError(`Invalid Latchkey configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+}
+
 export function readEnv(source: Record<string, string | undefined> = process.env): Env {
   const parsed = environmentSchema.safeParse(source);
   if (!parsed.success) {
     // Values are echoed to help, except where they may carry credentials (URLs, secrets, passwords, keys, tokens).
     const echo = (name: string) => (/URL|SECRET|PASSWORD|KEY|TOKEN/.test(name) ? "" : ` (got ${JSON.stringify(source[name])})`);
-    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join(".")}: ${issue.message}${echo(String(issue.path[0]))}`);
-    throw new EnvError(`Invalid Latchkey configuration:\n${lines.join("\n")}`);
+    throw configurationError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}${echo(String(issue.path[0]))}`));
   }
   const e = parsed.data;
   const devMode = e.LATCHKEY_DEV_MODE ?? e.NODE_ENV !== "production";
   if (!devMode && (e.LATCHKEY_SERVER_SECRET ?? "").length < 32) {
-    throw new EnvError("Invalid Latchkey configuration:\n  - LATCHKEY_SERVER_SECRET: must be set to at least 32 characters outside dev mode");
+    throw configurationError(["LATCHKEY_SERVER_SECRET: must be set to at least 32 characters outside dev mode"]);
   }
   const seedKeys = {
     publishableClientKey: e.LATCHKEY_SEED_PUBLISHABLE_CLIENT_KEY ?? (devMode ? WELL_KNOWN_DEV_KEYS.publishableClientKey : undefined),
@@ -167,15 +184,15 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   if (!devMode) {
     for (const [name, value] of Object.entries(seedKeys)) {
       if (value !== undefined && (Object.values(WELL_KNOWN_DEV_KEYS) as string[]).includes(value)) {
-        throw new EnvError(`Invalid Latchkey configuration:\n  - seed ${name}: the well-known development key cannot be used outside dev mode`);
+        throw configurationError([`seed ${name}: the well-known development key cannot be used outside dev mode`]);
       }
     }
   }
   if ((e.LATCHKEY_SVIX_URL === undefined) !== (e.LATCHKEY_SVIX_API_KEY === undefined)) {
-    throw new EnvError("Invalid Latchkey configuration:\n  - LATCHKEY_SVIX_URL and LATCHKEY_SVIX_API_KEY: set both (to hand webhooks to that Svix server) or neither");
+    throw configurationError(["LATCHKEY_SVIX_URL and LATCHKEY_SVIX_API_KEY: set both (to hand webhooks to that Svix server) or neither"]);
   }
   if (!devMode && e.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING) {
-    throw new EnvError("Invalid Latchkey configuration:\n  - STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: a fixed passkey challenge is for tests, allowed in dev mode only");
+    throw configurationError(["STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: a fixed passkey challenge is for tests, allowed in dev mode only"]);
   }
   return {
     databaseUrl: e.LATCHKEY_DATABASE_URL,
@@ -192,7 +209,8 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     logLevel: e.LATCHKEY_LOG_LEVEL,
     shutdownTimeoutMs: e.LATCHKEY_SHUTDOWN_TIMEOUT_MS,
     maxBodyBytes: e.LATCHKEY_MAX_BODY_BYTES,
-    trustedProxies: parseTrustedProxies(e.LATCHKEY_TRUSTED_PROXIES),
+    trustedProxies: parseAddressList(e.LATCHKEY_TRUSTED_PROXIES),
+    rateLimitExempt: parseAddressList(e.LATCHKEY_RATE_LIMIT_EXEMPT, devMode ? parseAddressList(LOOPBACK_RANGES) : undefined),
     metricsToken: e.LATCHKEY_METRICS_TOKEN,
     cronSecret: e.LATCHKEY_CRON_SECRET,
     sharedSmtp: sharedSmtpSettings(e),
@@ -231,7 +249,7 @@ function sharedOAuthCredentials(source: Record<string, string | undefined>): Env
     const clientSecret = source[`${prefix}_CLIENT_SECRET`] || undefined;
     if (!clientId && !clientSecret) continue;
     if (!clientId || !clientSecret) {
-      throw new EnvError(`Invalid Latchkey configuration:\n  - ${prefix}_CLIENT_ID, ${prefix}_CLIENT_SECRET: set both or neither`);
+      throw configurationError([`${prefix}_CLIENT_ID, ${prefix}_CLIENT_SECRET: set both or neither`]);
     }
     credentials[type] = { clientId, clientSecret };
   }

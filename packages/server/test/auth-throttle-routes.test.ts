@@ -8,14 +8,16 @@ import { SoftwareAuthenticator } from "./support/software-authenticator.js";
 import type { TestProject } from "./support/test-server.js";
 import { afterTheWait, expectRefused, failTimes, untilRefusedFor } from "./support/throttle.js";
 import { useServerForFile } from "./support/users-fixture.js";
+import { PRODUCTION } from "./support/test-server.js";
 
 // Issue 17: brute-force limits beyond password sign-in (services/auth-throttle.ts) — one-time codes, TOTP codes,
 // passkeys, CLI codes, secret keys, and mail sends. Every test works on a project of its own, and counters are
-// per project, so the many requests from 127.0.0.1 here and in other suites never add up.
+// per project, so the many requests from 127.0.0.1 here and in other suites never add up. The servers run in
+// production mode: in dev mode loopback clients are not counted per address (rate-limit-exemptions.test.ts).
 const { email, emailProject, MAGIC_LINK_CALLBACK, RESET_CALLBACK, post, signUpWithPassword } = emailFlow;
-emailFlow.useServerAndSmtpForFile();
+emailFlow.useServerAndSmtpForFile(PRODUCTION);
 // The passkey fixture's own server.
-useServerForFile();
+useServerForFile(PRODUCTION);
 
 const PASSWORD = "correct horse battery";
 /** A well-formed code that was never issued. */

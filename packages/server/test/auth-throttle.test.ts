@@ -2,17 +2,18 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordFailedAttempt, secondsBlocked, type ThrottleSubject } from "../src/services/auth-throttle.js";
 import { api, type ApiResponse } from "./support/api.js";
-import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { createTestProject, PRODUCTION, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 import { afterTheWait, expectRefused, failTimes as failTimesWith } from "./support/throttle.js";
 
-// Issue 17: 200 wrong passwords on one account in 11 s were all answered, and the right one still worked.
+// Issue 17: 200 wrong passwords on one account in 11 s were all answered, and the right one still worked. The
+// servers run in production mode: in dev mode loopback clients are not counted per address.
 let server: TestServer;
 let sameDatabase: TestServer;
 let behindProxy: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
-  sameDatabase = await startTestServer({}, { sameDatabaseAs: server });
-  behindProxy = await startTestServer({ LATCHKEY_TRUSTED_PROXIES: "127.0.0.1, ::1" }, { sameDatabaseAs: server });
+  server = await startTestServer(PRODUCTION);
+  sameDatabase = await startTestServer(PRODUCTION, { sameDatabaseAs: server });
+  behindProxy = await startTestServer({ ...PRODUCTION, LATCHKEY_TRUSTED_PROXIES: "127.0.0.1, ::1" }, { sameDatabaseAs: server });
 });
 afterAll(async () => {
   await behindProxy?.close();

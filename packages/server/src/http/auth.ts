@@ -8,7 +8,7 @@ import { adminAccessTokenOwner, readAdminAccessToken } from "../services/project
 import { INTERNAL_PROJECT_ID } from "../services/projects.js";
 import { findCachedUserRecord } from "../services/user-read.js";
 import { restrictedReasonOf, restrictionPolicy } from "../services/user-restrictions.js";
-import { clientIp } from "./client-ip.js";
+import { countedClientIp } from "./client-ip.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 import { protocolHeader } from "./dialect.js";
 import { PUBLIC_CLIENT_SECRET, PUBLISHABLE_KEY_OPTIONAL, type Dialect } from "@latchkey/protocol/dialects";
@@ -85,7 +85,7 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   // read alongside the key check and decides before the key's validity is told, so that a blocked guesser
   // learns nothing, not even from a right guess.
   const secretKeyAttempt: ThrottleSubject | undefined =
-    accessType !== "client" && keyToCheck.key ? { kind: "api_key", projectId: projectId.toLowerCase(), clientIp: clientIp(c) } : undefined;
+    accessType !== "client" && keyToCheck.key ? { kind: "api_key", projectId: projectId.toLowerCase(), clientIp: countedClientIp(c) } : undefined;
   const [found, blockedSeconds] = await Promise.all([
     findProjectCheckingKey(db, caches, projectId, keyToCheck.key ? { kind: keyToCheck.kind, key: keyToCheck.key } : undefined),
     secretKeyAttempt ? secondsBlocked(db, secretKeyAttempt) : 0,

@@ -5,23 +5,25 @@ import type { AccessType, AppEnv } from "./context.js";
 import { requestCountry } from "../services/user-activity.js";
 
 /**
- * Which peers are the deployment's own reverse proxies (LATCHKEY_TRUSTED_PROXIES: addresses and CIDR ranges,
- * comma-separated). Only their `X-Forwarded-For` is believed: anyone else could write any address there and
- * escape the per-address limits.
+ * A comma-separated list of addresses and CIDR ranges as a BlockList: the deployment's own reverse proxies
+ * (LATCHKEY_TRUSTED_PROXIES: only their `X-Forwarded-For` is believed, as anyone else could write any address
+ * there and escape the per-address limits), or the clients never counted per address (LATCHKEY_RATE_LIMIT_EXEMPT).
  */
-export function parseTrustedProxies(list: string | undefined): BlockList {
-  const proxies = new BlockList();
+export function parseAddressList(list: string | undefined, into = new BlockList()): BlockList {
   for (const entry of (list ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
     const [address, bits] = entry.split("/");
     const type = isIP(address!) === 6 ? "ipv6" : "ipv4";
-    if (bits === undefined) proxies.addAddress(address!, type);
-    else proxies.addSubnet(address!, Number(bits), type);
+    if (bits === undefined) into.addAddress(address!, type);
+    else into.addSubnet(address!, Number(bits), type);
   }
-  return proxies;
+  return into;
 }
 
-/** Whether every entry of LATCHKEY_TRUSTED_PROXIES is an address or an address/prefix (for the settings check). */
-export function trustedProxiesProblem(list: string): string | undefined {
+/** Loopback clients: in dev mode they are the developer and their own test suite, not an attacker to slow down. */
+export const LOOPBACK_RANGES = "127.0.0.0/8,::1";
+
+/** Whether every entry of an address list is an address or an address/prefix (for the settings check). */
+export function addressListProblem(list: string): string | undefined {
   for (const entry of list.split(",").map((s) => s.trim()).filter(Boolean)) {
     const [address, bits, extra] = entry.split("/");
     const version = isIP(address!);
@@ -46,10 +48,10 @@ export function clientIp(c: Context<AppEnv>): string | undefined {
     return undefined;
   }
   const proxies = c.get("deps").env.trustedProxies;
-  if (!peer || !isTrusted(proxies, peer)) return peer;
+  if (!peer || !inList(proxies, peer)) return peer;
   const forwarded = (c.req.header("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter((s) => isIP(s));
   for (let i = forwarded.length - 1; i >= 0; i--) {
-    if (!isTrusted(proxies, forwarded[i]!)) return forwarded[i];
+    if (!inList(proxies, forwarded[i]!)) return forwarded[i];
   }
   return forwarded[0] ?? peer;
 }
@@ -69,20 +71,30 @@ export function trustedProxyCountry(c: Context<AppEnv>): string | undefined {
   } catch {
     return undefined;
   }
-  if (!peer || !isTrusted(c.get("deps").env.trustedProxies, peer)) return undefined;
+  if (!peer || !inList(c.get("deps").env.trustedProxies, peer)) return undefined;
   return country;
 }
 
-function isTrusted(proxies: BlockList, address: string): boolean {
+function inList(list: BlockList, address: string): boolean {
   const mapped = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return proxies.check(mapped, isIP(mapped) === 6 ? "ipv6" : "ipv4");
+  return list.check(mapped, isIP(mapped) === 6 ? "ipv6" : "ipv4");
 }
 
 /**
- * The address to count a request's attempts against (services/auth-throttle.ts): the client's, for client
- * access. Undefined for server and admin callers: they hold a secret key, and an app's backend speaks for all
- * of its users from one address, so counting it would let one user's typos slow everyone's.
+ * The client's address to count attempts against (services/auth-throttle.ts), or undefined when it is exempt
+ * from per-address limits (LATCHKEY_RATE_LIMIT_EXEMPT, and loopback in dev mode). Per-account limits count
+ * regardless.
+ */
+export function countedClientIp(c: Context<AppEnv>): string | undefined {
+  const ip = clientIp(c);
+  return ip === undefined || inList(c.get("deps").env.rateLimitExempt, ip) ? undefined : ip;
+}
+
+/**
+ * The address to count a request's attempts against: the client's, for client access (unless exempt).
+ * Undefined for server and admin callers: they hold a secret key, and an app's backend speaks for all of its
+ * users from one address, so counting it would let one user's typos slow everyone's.
  */
 export function attemptIp(c: Context<AppEnv>, accessType: AccessType): string | undefined {
-  return accessType === "client" ? clientIp(c) : undefined;
+  return accessType === "client" ? countedClientIp(c) : undefined;
 }

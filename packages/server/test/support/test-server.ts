@@ -36,6 +36,9 @@ export async function startTestServer(vars: Record<string, string> = {}, options
   };
 }
 
+/** Production mode (dev mode's conveniences off), for tests of what a deployed server does. */
+export const PRODUCTION: Record<string, string> = { LATCHKEY_DEV_MODE: "false", LATCHKEY_SERVER_SECRET: "x".repeat(40) };
+
 /**
  * Variables that make the server's public URL the address it will listen on, for tests that follow the URLs
  * it hands out (profile images, mailed links) as a browser would; by default it is `http://localhost:0`.
