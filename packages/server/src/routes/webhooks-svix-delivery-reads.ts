@@ -5,7 +5,7 @@ import { findAttempt, listEndpointMessages, listMessageEndpoints, type DeliveryS
 import { findEndpoint } from "../services/webhook-endpoints.js";
 import { findMessage } from "../services/webhook-messages.js";
 import { authorisedProject, messageFilterFields, notFound, pageFields, parsed } from "./webhooks-svix-shared.js";
-import { renderAttempt, renderEndpoint, renderMessage } from "./webhooks-svix-shapes.js";
+import { renderAttempt, renderEndpointFields, renderMessage } from "./webhooks-svix-shapes.js";
 
 /**
  * The Svix-compatible API's delivery reads (the official client's `messageAttempt.listAttemptedMessages`,
@@ -38,7 +38,8 @@ export function svixDeliveryReads(svix: Hono<AppEnv>): void {
     if ("error" in query) return query.error;
     const { limit, iterator, status, event_types, before, after, with_content } = query.data;
     const { messages, done } = await listEndpointMessages(db, endpoint.id, { limit, iterator, status, eventTypes: event_types, before, after });
-    const data = messages.map((row) => ({ ...renderMessage(row, with_content), ...deliveryState(row), deliverAt: null }));
+    // Svix's EndpointMessageOut: a MessageOut (no `deliverAt`, no `tags`, as there) and the delivery's state.
+    const data = messages.map((row) => ({ ...renderMessage(row, with_content), ...deliveryState(row) }));
     return c.json({ data, iterator: messages.at(-1)?.id ?? null, prevIterator: null, done });
   });
 
@@ -51,7 +52,8 @@ export function svixDeliveryReads(svix: Hono<AppEnv>): void {
     const query = parsed(c, pageQuery, c.req.query());
     if ("error" in query) return query.error;
     const { endpoints, done } = await listMessageEndpoints(db, auth.projectId, message.id, query.data);
-    const data = endpoints.map((row) => ({ ...renderEndpoint(row), ...deliveryState(row) }));
+    // Svix's MessageEndpointOut: the endpoint without its metadata, and the delivery's state.
+    const data = endpoints.map((row) => ({ ...renderEndpointFields(row), ...deliveryState(row) }));
     return c.json({ data, iterator: endpoints.at(-1)?.id ?? null, prevIterator: null, done });
   });
 

@@ -3,13 +3,16 @@ import type { AttemptRow, MessageRow } from "../services/webhook-messages.js";
 
 /** Svix's answer shapes (camelCase, as its API has them) of endpoints, messages and attempts, for the webhooks-svix*.ts routes. */
 
+// Svix's MessageOut leaves `tags` out when the message has none (never null), as the reference's Svix server
+// answers; Latchkey keeps no tags, so it is never there. `channels` and `eventId` are null when unset.
+
 export function renderNewMessage(id: string, createdAt: Date, message: { eventType: string; payload: unknown; eventId?: string | null }, withContent: boolean) {
-  return { id, eventType: message.eventType, payload: withContent ? message.payload : {}, timestamp: createdAt.toISOString(), channels: null, eventId: message.eventId ?? null, tags: null };
+  return { id, eventType: message.eventType, payload: withContent ? message.payload : {}, timestamp: createdAt.toISOString(), channels: null, eventId: message.eventId ?? null };
 }
 
-export function renderMessage(message: MessageRow, withContent: boolean) {
+export function renderMessage(message: Pick<MessageRow, "id" | "event_type" | "payload" | "created_at">, withContent: boolean) {
   const stored = typeof message.payload === "string" ? JSON.parse(message.payload) : message.payload;
-  return { id: message.id, eventType: message.event_type, payload: withContent ? stored : {}, timestamp: message.created_at.toISOString(), channels: null, eventId: null, tags: null };
+  return { id: message.id, eventType: message.event_type, payload: withContent ? stored : {}, timestamp: message.created_at.toISOString(), channels: null, eventId: null };
 }
 
 export function renderAttempt(attempt: AttemptRow) {
@@ -30,7 +33,13 @@ export function renderAttempt(attempt: AttemptRow) {
   };
 }
 
+/** Svix's EndpointOut: the endpoint's fields and its metadata. */
 export function renderEndpoint(endpoint: EndpointRow) {
+  return { ...renderEndpointFields(endpoint), metadata: endpoint.metadata };
+}
+
+/** The fields Svix's EndpointOut and MessageEndpointOut share; the latter has no `metadata`. */
+export function renderEndpointFields(endpoint: EndpointRow) {
   return {
     id: endpoint.id,
     url: endpoint.url,
@@ -39,7 +48,6 @@ export function renderEndpoint(endpoint: EndpointRow) {
     filterTypes: endpoint.filter_types,
     channels: null,
     uid: endpoint.uid,
-    metadata: endpoint.metadata,
     version: 1,
     rateLimit: null,
     throttleRate: null,
