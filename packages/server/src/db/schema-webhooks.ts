@@ -31,7 +31,10 @@ export interface WebhookMessagesTable {
   id: string;
   project_id: string;
   event_type: string;
+  /** The 2.8.41 shape, as the reference sends it (issue 29). */
   payload: Json;
+  /** The 2.8.108 shape where it differs from `payload` (migration 0033); null: the same. */
+  payload_2_8_108: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: ColumnType<Date, Date | undefined, never>;
   /** Handing it to a real Svix server (migration 0026): when it is due; null when not to be (or done) forwarded. */
   forward_due_at: ColumnType<Date | null, Date | null | undefined, Date | null>;

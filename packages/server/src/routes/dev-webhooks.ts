@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { escapeHtml } from "../email/templates.js";
 import type { AppEnv } from "../http/context.js";
+import { payloadForEndpoint } from "../services/webhook-payload-versions.js";
 
 const PAGE_SIZE = 50;
 
@@ -28,7 +29,8 @@ export function devWebhooksRoutes() {
         "d.last_response_body",
         "d.created_at",
         "m.event_type",
-        "m.payload",
+        // What this endpoint is sent: the shapes of the protocol version it asks for.
+        payloadForEndpoint("m", "e").as("payload"),
         "e.url",
         "p.display_name as project",
       ]);

@@ -7,6 +7,7 @@ import { isUniqueViolation } from "../services/users.js";
 import { webhookExample } from "../services/webhook-examples.js";
 import { findMessage, listAttempts, listMessages, resendMessage } from "../services/webhook-messages.js";
 import { writeWebhookMessage } from "../services/webhook-outbox.js";
+import { PAYLOAD_VERSION_KEY, payloadVersionProblem, versionedPayloads } from "../services/webhook-payload-versions.js";
 import { svixDeliveryReads } from "./webhooks-svix-delivery-reads.js";
 import { svixEndpointOperations } from "./webhooks-svix-endpoint-ops.js";
 import { authorisedProject, messageFilterFields, notFound, pageFields, parsed, svixError, type SvixContext } from "./webhooks-svix-shared.js";
@@ -38,7 +39,14 @@ const endpointFields = {
   disabled: z.boolean().optional(),
   filterTypes: z.array(z.string().min(1).max(256)).min(1).nullable().optional(),
   uid: uid.nullable().optional(),
-  metadata: z.record(z.string(), z.string()).optional(),
+  // One entry is Latchkey's: which protocol version's shapes the endpoint's payloads carry (webhook-payload-versions.ts).
+  metadata: z
+    .record(z.string(), z.string())
+    .superRefine((metadata, ctx) => {
+      const problem = payloadVersionProblem(metadata);
+      if (problem) ctx.addIssue({ code: "custom", path: [PAYLOAD_VERSION_KEY], message: problem });
+    })
+    .optional(),
   // Accepted and ignored, as a Svix server without these features would: they change nothing we deliver.
   channels: z.array(z.string()).nullable().optional(),
   version: z.number().int().optional(),
@@ -186,8 +194,10 @@ export function svixCompatibleRoutes(): Hono<AppEnv> {
     if (!endpoint) return notFound(c);
     const example = webhookExample(body.data.eventType);
     if (!example) return svixError(c, 404, "not_found", `No example for event type ${body.data.eventType}`);
-    const message = { eventType: example.type, payload: example };
-    const written = await writeWebhookMessage(c.get("deps").db, auth.projectId, { ...message, endpointId: endpoint.id });
+    // Kept in both versions' shapes, as events are: replay-missing may send it to another endpoint later.
+    const { payload, newer } = versionedPayloads(example.type, example.data);
+    const message = { eventType: example.type, payload };
+    const written = await writeWebhookMessage(c.get("deps").db, auth.projectId, { ...message, newerPayload: newer ?? undefined, endpointId: endpoint.id });
     return c.json(renderNewMessage(written.id, written.createdAt, message, true), 202);
   });
 

@@ -1,6 +1,7 @@
 import { sql, type SqlBool } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { EndpointRow } from "./webhook-endpoints.js";
+import { payloadForEndpoint } from "./webhook-payload-versions.js";
 import type { AttemptRow, MessageRow } from "./webhook-messages.js";
 
 /**
@@ -20,7 +21,8 @@ export interface DeliveryState {
   next_attempt_at: Date | null;
 }
 
-export interface EndpointMessageRow extends MessageRow, DeliveryState {}
+/** A message sent to an endpoint; its payload in the shapes that endpoint is sent (services/webhook-payload-versions.ts). */
+export interface EndpointMessageRow extends Pick<MessageRow, "id" | "event_type" | "payload" | "created_at">, DeliveryState {}
 
 /** The messages sent to an endpoint, newest first; `iterator` is the last message id of the previous page. */
 export async function listEndpointMessages(
@@ -31,7 +33,8 @@ export async function listEndpointMessages(
   let query = db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_messages as m", "m.id", "d.message_id")
-    .selectAll("m")
+    .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
+    .select(["m.id", "m.event_type", "m.created_at", payloadForEndpoint("m", "e").as("payload")])
     .select([statusSql.as("delivery_status"), sql<Date | null>`case when d.status = 'pending' and d.claim_token is null then d.next_attempt_at end`.as("next_attempt_at")])
     .where("d.endpoint_id", "=", endpointId);
   if (options.status !== undefined) query = query.where(sql<SqlBool>`${statusSql} = ${options.status}`);

@@ -10,6 +10,7 @@ import { signWebhook } from "../crypto/webhook-signatures.js";
 import { handBackDeliveries, nextDueInMs, recordAttempts, type AttemptRecord } from "./webhook-attempt-records.js";
 import { DISABLE_AFTER_FAILING_DAYS, mailEndpointDisabled } from "./webhook-endpoint-health.js";
 import { openEndpointSecret } from "./webhook-endpoints.js";
+import { payloadForEndpoint } from "./webhook-payload-versions.js";
 import { privateLiteralTarget, publicOnlyLookup } from "./webhook-targets.js";
 
 /**
@@ -41,6 +42,7 @@ interface ClaimedDelivery {
   message_id: string;
   endpoint_id: string;
   attempts: number;
+  /** The message's payload in the shapes the endpoint asks for (services/webhook-payload-versions.ts). */
   payload: unknown;
   url: string;
   sealed_secret: Uint8Array;
@@ -224,7 +226,7 @@ class DeliveryWorker {
         select * from fresh union all select * from due
       )
       select c.message_id, c.endpoint_id, c.attempts, c.due, (select count(*)::int from fanned) as fanned_out,
-        m.payload, e.url, e.headers, e.sealed_secret, e.sealing_key_id,
+        ${payloadForEndpoint("m", "e")} as payload, e.url, e.headers, e.sealed_secret, e.sealing_key_id,
         case when e.previous_secret_expires_at > now() then e.previous_sealed_secret end as previous_sealed_secret,
         case when e.previous_secret_expires_at > now() then e.previous_sealing_key_id end as previous_sealing_key_id
       from claimed c

@@ -7,12 +7,14 @@ import type { TeamRow } from "./teams.js";
 import { renderServerTeam } from "./teams.js";
 import { renderServerUser, type UserRecord } from "./user-read.js";
 import { restrictionPolicy } from "./user-restrictions.js";
+import { versionedPayloads } from "./webhook-payload-versions.js";
 
 /**
  * The webhook outbox (issue 18): a change and the events describing it are written in one transaction, so a
  * rolled-back change emits nothing and a committed one cannot be lost. The delivery workers
  * (services/webhook-delivery.ts) send them. Payloads are `{ "type": …, "data": … }` with data in the protocol's
- * server read shape, as the reference's webhooks carry it.
+ * server read shape, as the reference's webhooks carry it: kept in both protocol versions' shapes where they differ
+ * (services/webhook-payload-versions.ts).
  */
 
 export type WebhookEventType =
@@ -110,10 +112,16 @@ export async function batchingWebhookEvents<T>(trx: Db, projectId: string, work:
 export async function writeWebhookEvents(trx: Db, projectId: string, events: readonly WebhookEvent[]): Promise<void> {
   if (events.length === 0) return;
   if (webhookListeningCacheOf(trx)?.handOff) return writeForwardedEvents(trx, projectId, events);
-  const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${JSON.stringify({ type: event.type, data: event.data })}::jsonb, true)`);
+  const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${payloadColumns(event)}, true)`);
   await sql`
-    with message as (insert into webhook_messages (id, project_id, event_type, payload, fan_out_pending) values ${sql.join(rows)})
+    with message as (insert into webhook_messages (id, project_id, event_type, payload, payload_2_8_108, fan_out_pending) values ${sql.join(rows)})
     select pg_notify('latchkey_changes', 'webhook:due')`.execute(trx);
+}
+
+/** An event's `payload` and `payload_2_8_108` values (services/webhook-payload-versions.ts). */
+function payloadColumns(event: WebhookEvent) {
+  const { payload, newer } = versionedPayloads(event.type, event.data);
+  return sql`${JSON.stringify(payload)}::jsonb, ${newer === null ? null : JSON.stringify(newer)}::jsonb`;
 }
 
 /**
@@ -122,20 +130,21 @@ export async function writeWebhookEvents(trx: Db, projectId: string, events: rea
  * commit, as new deliveries wake the delivery workers.
  */
 async function writeForwardedEvents(trx: Db, projectId: string, events: readonly WebhookEvent[]): Promise<void> {
-  const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${JSON.stringify({ type: event.type, data: event.data })}::jsonb, now())`);
-  await sql`insert into webhook_messages (id, project_id, event_type, payload, forward_due_at) values ${sql.join(rows)}`.execute(trx);
+  const rows = events.map((event) => sql`(${webhookId("msg")}, ${projectId}, ${event.type}, ${payloadColumns(event)}, now())`);
+  await sql`insert into webhook_messages (id, project_id, event_type, payload, payload_2_8_108, forward_due_at) values ${sql.join(rows)}`.execute(trx);
   await sql`select pg_notify('latchkey_changes', 'webhook:forward')`.execute(trx);
 }
 
 /**
  * A message the app sends itself through the Svix-compatible API (`POST …/msg`: its own event type and payload,
  * to every enabled endpoint that takes the type), or an example sent to one endpoint (`…/send-example`: to that
- * endpoint whatever its filter, as Svix does). The worker delivers it like any event.
+ * endpoint whatever its filter, as Svix does). The worker delivers it like any event; `newerPayload` is the 2.8.108
+ * shape of an example whose 2.8.41 one differs.
  */
 export async function writeWebhookMessage(
   db: Db,
   projectId: string,
-  message: { eventType: string; payload: unknown; endpointId?: string },
+  message: { eventType: string; payload: unknown; newerPayload?: unknown; endpointId?: string },
 ): Promise<{ id: string; createdAt: Date }> {
   const id = webhookId("msg");
   const endpoints =
@@ -144,8 +153,8 @@ export async function writeWebhookMessage(
       : sql`e.id = ${message.endpointId}`;
   const { rows } = await sql<{ created_at: Date }>`
     with message as (
-      insert into webhook_messages (id, project_id, event_type, payload)
-      values (${id}, ${projectId}, ${message.eventType}, ${JSON.stringify(message.payload)}::jsonb)
+      insert into webhook_messages (id, project_id, event_type, payload, payload_2_8_108)
+      values (${id}, ${projectId}, ${message.eventType}, ${JSON.stringify(message.payload)}::jsonb, ${message.newerPayload === undefined ? null : JSON.stringify(message.newerPayload)}::jsonb)
       returning id, created_at
     ), deliveries as (
       insert into webhook_deliveries (message_id, endpoint_id, next_attempt_at)

@@ -33,7 +33,7 @@ export function useWebhookServer() {
   }
 
   /** An endpoint of the project at a fresh receiver path; its deliveries, verified with its secret. */
-  async function listen(project: TestProject, options: { filterTypes?: string[]; disabled?: boolean } = {}) {
+  async function listen(project: TestProject, options: { filterTypes?: string[]; disabled?: boolean; metadata?: Record<string, string> } = {}) {
     const svix = await svixFor(project);
     const path = `/hook/${crypto.randomUUID()}`;
     const endpoint = await svix.endpoint.create(project.projectId, { url: receiver.url + path, ...options });
