@@ -58,7 +58,8 @@ describe("the CLI login flow", () => {
     expect(success.status).toBe(201);
     expect(Object.keys(success.body).sort()).toEqual(["refresh_token", "status"]);
     expect(success.body.status).toBe("success");
-    // The CLI's refresh token signs in as the person who confirmed.
+    // The browser's own refresh token, as the reference hands it over: it signs in as the person who confirmed.
+    expect(success.body.refresh_token).toBe(person.refresh_token);
     const refreshed = await api(server.url, "/auth/sessions/current/refresh", {
       method: "POST",
       headers: { ...project.headers("client"), "x-stack-refresh-token": success.body.refresh_token },
@@ -165,20 +166,65 @@ describe("confirming in the browser", () => {
     expect(decodeJwt(refreshed.body.access_token).sub).toBe(winner.user_id);
   });
 
-  it("refuses an unknown login code, a dead refresh token, and a missing one", async () => {
+  it("checks the login code first: unknown, completed or expired is the plain 400, whatever refresh token comes with it", async () => {
     const project = await createTestProject(server);
     const person = await signedInPerson(project);
-    const unknown = await complete(project, "0".repeat(45), person.refresh_token);
-    expect(unknown.status).toBe(400);
-    expect(unknown.text).toBe("Invalid login code or the code has expired");
-    const attempt = await started(project);
-    const dead = await complete(project, attempt.login_code, "not-a-refresh-token");
-    expect(dead.status).toBe(401);
-    expect(dead.body.code).toBe("REFRESH_TOKEN_NOT_FOUND_OR_EXPIRED");
-    const missing = await post(project, "/auth/cli/complete", { login_code: attempt.login_code });
+    const refused = async (loginCode: string, refreshToken: string) => {
+      const response = await complete(project, loginCode, refreshToken);
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(response.text).toBe("Invalid login code or the code has expired");
+    };
+    await refused("0".repeat(45), person.refresh_token);
+    await refused("0".repeat(45), "not-a-refresh-token");
+
+    const completed = await started(project);
+    expect((await complete(project, completed.login_code, person.refresh_token)).status).toBe(200);
+    await refused(completed.login_code, "not-a-refresh-token");
+    await refused(completed.login_code, person.refresh_token);
+
+    const expiring = await started(project, { expires_in_millis: 1 });
+    await waitUntil(async () => (await poll(project, expiring.polling_code)).body.status === "expired");
+    await refused(expiring.login_code, "not-a-refresh-token");
+
+    const missing = await post(project, "/auth/cli/complete", { login_code: (await started(project)).login_code });
     expect(missing.body.code).toBe("SCHEMA_ERROR");
     expect(missing.body.error).toContain("body.refresh_token must be defined");
-    // Nothing above completed it.
-    expect((await poll(project, attempt.polling_code)).body).toEqual({ status: "waiting" });
+    // The first confirmation's token is what its poll gets.
+    expect((await poll(project, completed.polling_code)).body).toEqual({ status: "success", refresh_token: person.refresh_token });
+  });
+
+  it("stores the refresh token as given, unchecked, and hands it to the poll once", async () => {
+    const project = await createTestProject(server);
+    const attempt = await started(project);
+    const completed = await complete(project, attempt.login_code, "not-a-refresh-token");
+    expect(completed.status).toBe(200);
+    expect(completed.body).toEqual({ success: true });
+    const success = await poll(project, attempt.polling_code);
+    expect(success.status).toBe(201);
+    expect(success.body).toEqual({ status: "success", refresh_token: "not-a-refresh-token" });
+    expect((await poll(project, attempt.polling_code)).body).toEqual({ status: "used" });
+  });
+
+  it("keeps the refresh token sealed while it waits, and not at all once handed out", async () => {
+    const project = await createTestProject(server);
+    const person = await signedInPerson(project);
+    const attempt = await started(project);
+    expect((await complete(project, attempt.login_code, person.refresh_token)).status).toBe(200);
+    const row = () => server.db.selectFrom("cli_auth_attempts").selectAll().where("project_id", "=", project.projectId).executeTakeFirstOrThrow();
+    const waiting = await row();
+    expect(waiting.refresh_token_sealed).not.toBeNull();
+    expect(Buffer.from(waiting.refresh_token_sealed!).toString("latin1")).not.toContain(person.refresh_token);
+    expect((await poll(project, attempt.polling_code)).body.refresh_token).toBe(person.refresh_token);
+    expect(await row()).toMatchObject({ refresh_token_sealed: null, refresh_token_sealing_key_id: null });
   });
 });
+
+/** Polls a condition until it holds (a few seconds at most), instead of sleeping for a guessed time. */
+async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("the condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

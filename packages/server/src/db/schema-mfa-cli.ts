@@ -14,11 +14,13 @@ export interface CliAuthAttemptsTable {
   project_id: string;
   polling_code_hash: Uint8Array;
   login_code_hash: Uint8Array;
-  user_id: string | null;
   created_at: ColumnType<Date, Date | undefined, never>;
   expires_at: Date;
   completed_at: Date | null;
   used_at: Date | null;
+  /** The refresh token the confirming browser sent (migrations/0031_*.sql), sealed; null once handed to the tool. */
+  refresh_token_sealed: ColumnType<Uint8Array | null, Uint8Array | null | undefined, Uint8Array | null>;
+  refresh_token_sealing_key_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The anonymous session the command-line tool had when it started (2.8.108 `anon_refresh_token`). */
   anonymous_session_id: ColumnType<string | null, string | null | undefined, string | null>;
 }

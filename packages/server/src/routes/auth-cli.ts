@@ -69,15 +69,14 @@ export const cliAuthRoutes = [
     path: "/auth/cli/complete",
     summary: "Confirm a command-line login",
     description:
-      "`complete` (the default) hands the signed-in person's session to the waiting CLI; `check` only tells whether the login code " +
-      "can still be completed. An unusable code is a plain 400.",
+      "`complete` (the default) stores the signed-in person's refresh token, as given, for the waiting CLI's next poll; `check` only " +
+      "tells whether the login code can still be completed. An unknown, completed or expired code is a plain 400, checked first.",
     tags: TAGS,
     access: ANY_ACCESS,
     request: { body: cliAuthCompleteBody },
     response: { description: "`{ cli_session_state }` for `check`, `{ success: true }` for `complete`.", schema: cliAuthCompleteResponse },
-    errors: [KnownErrors.RefreshTokenNotFoundOrExpired],
     handler: async (c, { auth, body }) => {
-      const { db } = c.get("deps");
+      const { db, env } = c.get("deps");
       return throttledAttempt(
         db,
         cliAttempt(c, auth),
@@ -87,7 +86,7 @@ export const cliAuthRoutes = [
             if (!state) throw invalidLoginCode();
             return { cli_session_state: state };
           }
-          if (!(await completeCliAuth(db, auth.project, { loginCode: body.login_code, refreshToken: body.refresh_token! }))) throw invalidLoginCode();
+          if (!(await completeCliAuth(db, env, auth.project, { loginCode: body.login_code, refreshToken: body.refresh_token! }))) throw invalidLoginCode();
           return { success: true } as const;
         },
         isUnknownCode,
