@@ -64,7 +64,9 @@ export type {
   WebhookEndpointMessage,
   WebhookEndpointUpdate,
   WebhookEventType,
+  WebhookPayloadVersion,
 } from "./wire/webhooks.js";
+export { WEBHOOK_PAYLOAD_VERSIONS } from "./wire/webhooks.js";
 export { WebhookApiError } from "./apps/admin-webhook-actions.js";
 export type { ProjectMetrics, MetricsDay } from "./wire/metrics.js";
 export type {

@@ -34,4 +34,26 @@ describe("an admin app's webhook endpoints", () => {
     await admin.deleteWebhookEndpoint(endpoint.id);
     expect(await admin.listWebhookEndpoints()).toEqual([]);
   });
+
+  it("chooses the Stack SDK version whose shapes an endpoint's payloads carry: 2.8.41 by default, 2.8.108 on request", async () => {
+    const project = await createTestProject(live.server());
+    const admin = adminAppFor(live.server(), project);
+    const endpoint = await admin.createWebhookEndpoint({ url: `${receiver.url}/hooks/versions`, filterTypes: ["user.created"] });
+    expect(endpoint.payloadVersion).toBe("2.8.41");
+    const secret = await admin.getWebhookEndpointSecret(endpoint.id);
+    const server = serverAppFor(live.server(), project);
+    await server.createUser({ displayName: "Older" });
+    const [older] = await receiver.deliveriesTo("/hooks/versions", 1);
+    expect(verifyDelivery(older!, secret).data).not.toHaveProperty("is_restricted");
+
+    const updated = await admin.updateWebhookEndpoint(endpoint.id, { payloadVersion: "2.8.108" });
+    expect(updated.payloadVersion).toBe("2.8.108");
+    expect((await admin.getWebhookEndpoint(endpoint.id)).payloadVersion).toBe("2.8.108");
+    // Other changes leave it as it is.
+    expect((await admin.updateWebhookEndpoint(endpoint.id, { description: "Newer SDK" })).payloadVersion).toBe("2.8.108");
+    await server.createUser({ displayName: "Newer" });
+    const [, newer] = await receiver.deliveriesTo("/hooks/versions", 2);
+    expect(verifyDelivery(newer!, secret).data).toMatchObject({ display_name: "Newer", is_restricted: false, restricted_reason: null, country_code: null });
+    expect((await admin.createWebhookEndpoint({ url: `${receiver.url}/hooks/other`, payloadVersion: "2.8.108" })).payloadVersion).toBe("2.8.108");
+  });
 });

@@ -1,6 +1,7 @@
 import { HttpStatusError } from "../http/errors.js";
 import type { ApiRequest } from "../http/http-client.js";
 import {
+  metadataWithPayloadVersion,
   svixErrorMessage,
   webhookAttemptFromWire,
   webhookEndpointFromWire,
@@ -138,13 +139,21 @@ export function adminWebhookActions(ctx: AppContext) {
           url: input.url,
           description: input.description,
           filterTypes: input.filterTypes,
+          metadata: metadataWithPayloadVersion({}, input.payloadVersion ?? "2.8.41"),
         }),
       );
     },
 
-    /** Changes an endpoint (e.g. `{ disabled: true }`: it gets no messages until enabled again). */
+    /**
+     * Changes an endpoint (e.g. `{ disabled: true }`: it gets no messages until enabled again). A new
+     * `payloadVersion` is written into the endpoint's metadata, its other entries kept (read first: Svix replaces
+     * metadata whole).
+     */
     async updateWebhookEndpoint(id: string, update: WebhookEndpointUpdate): Promise<WebhookEndpoint> {
-      return webhookEndpointFromWire(await svix("PATCH", endpointPath(id), update));
+      const { payloadVersion, ...fields } = update;
+      const metadata =
+        payloadVersion === undefined ? undefined : metadataWithPayloadVersion((await svix<WebhookEndpointWire>("GET", endpointPath(id))).metadata ?? {}, payloadVersion);
+      return webhookEndpointFromWire(await svix("PATCH", endpointPath(id), { ...fields, ...(metadata && { metadata }) }));
     },
 
     async deleteWebhookEndpoint(id: string): Promise<void> {

@@ -9,14 +9,28 @@ export interface WebhookEndpoint {
   disabled: boolean;
   /** Event types the endpoint receives; null: every type. */
   filterTypes: string[] | null;
+  /** Which Stack SDK version's shapes its payloads carry (see WebhookPayloadVersion). */
+  payloadVersion: WebhookPayloadVersion;
   createdAt: Date;
   updatedAt: Date;
 }
+
+/**
+ * The protocol version whose shapes an endpoint's event payloads carry: `2.8.41` (the default, as Stack Auth sends
+ * them) or `2.8.108`, for an app on that SDK (its user objects add `is_restricted`, `restricted_reason`,
+ * `restricted_by_admin*`, `country_code` and `risk_scores`). Kept in the endpoint's Svix metadata under
+ * WEBHOOK_PAYLOAD_VERSION_KEY.
+ */
+export type WebhookPayloadVersion = "2.8.41" | "2.8.108";
+export const WEBHOOK_PAYLOAD_VERSIONS: readonly WebhookPayloadVersion[] = ["2.8.41", "2.8.108"];
+export const WEBHOOK_PAYLOAD_VERSION_KEY = "latchkey_payload_version";
 
 export interface WebhookEndpointCreate {
   url: string;
   description?: string;
   filterTypes?: string[];
+  /** `2.8.41` when left out. */
+  payloadVersion?: WebhookPayloadVersion;
 }
 
 export interface WebhookEndpointWire {
@@ -25,20 +39,32 @@ export interface WebhookEndpointWire {
   description: string;
   disabled: boolean;
   filterTypes: string[] | null;
+  metadata?: Record<string, string>;
   createdAt: string;
   updatedAt: string;
 }
 
 export function webhookEndpointFromWire(wire: WebhookEndpointWire): WebhookEndpoint {
+  const version = wire.metadata?.[WEBHOOK_PAYLOAD_VERSION_KEY];
   return {
     id: wire.id,
     url: wire.url,
     description: wire.description,
     disabled: wire.disabled,
     filterTypes: wire.filterTypes,
+    payloadVersion: version === "2.8.108" ? "2.8.108" : "2.8.41",
     createdAt: new Date(wire.createdAt),
     updatedAt: new Date(wire.updatedAt),
   };
+}
+
+/**
+ * The endpoint's metadata with the payload version set: the other entries as they were, and none for the
+ * default (an endpoint without the entry gets the 2.8.41 shapes).
+ */
+export function metadataWithPayloadVersion(metadata: Record<string, string>, version: WebhookPayloadVersion): Record<string, string> {
+  const { [WEBHOOK_PAYLOAD_VERSION_KEY]: _replaced, ...others } = metadata;
+  return version === "2.8.41" ? others : { ...others, [WEBHOOK_PAYLOAD_VERSION_KEY]: version };
 }
 
 /** A change to an endpoint; fields left out stay as they are. `filterTypes: null` lets every event type through. */
@@ -47,6 +73,7 @@ export interface WebhookEndpointUpdate {
   description?: string;
   disabled?: boolean;
   filterTypes?: string[] | null;
+  payloadVersion?: WebhookPayloadVersion;
 }
 
 /** An event type the server sends, with what it means (Svix's event type list). */
