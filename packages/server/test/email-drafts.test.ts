@@ -38,22 +38,22 @@ describe("email drafts", () => {
     expect("theme_id" in drafts[2]).toBe(false);
   });
 
-  it("changes a draft field by field, marks it sent and unsent, and deletes it", async () => {
+  it("changes a draft field by field (each PATCH answering the protocol's { ok: \"ok\" }), marks it sent and unsent, and deletes it", async () => {
     const project = await createTestProject(server);
     const id = await createDraft(project, { display_name: "Draft", theme_id: false });
-    const renamed = await as(project, "admin", `/internal/email-drafts/${id}`, { method: "PATCH", body: { display_name: "Renamed" } });
-    expect(renamed.status).toBe(200);
-    expect(renamed.body).toMatchObject({ id, display_name: "Renamed", theme_id: false, tsx_source: NEW_EMAIL_DRAFT_SOURCE });
-
-    const themed = await as(project, "admin", `/internal/email-drafts/${id}`, { method: "PATCH", body: { theme_id: DARK, tsx_source: "new source" } });
-    expect(themed.body).toMatchObject({ display_name: "Renamed", theme_id: DARK, tsx_source: "new source" });
-    const back = await as(project, "admin", `/internal/email-drafts/${id}`, { method: "PATCH", body: { theme_id: null } });
-    expect("theme_id" in back.body).toBe(false);
+    const patch = async (body: Record<string, unknown>) => {
+      const response = await as(project, "admin", `/internal/email-drafts/${id}`, { method: "PATCH", body });
+      expect(response.status, response.text).toBe(200);
+      expect(response.text).toBe('{"ok":"ok"}');
+      return (await as(project, "admin", `/internal/email-drafts/${id}`)).body;
+    };
+    expect(await patch({ display_name: "Renamed" })).toMatchObject({ id, display_name: "Renamed", theme_id: false, tsx_source: NEW_EMAIL_DRAFT_SOURCE });
+    expect(await patch({ theme_id: DARK, tsx_source: "new source" })).toMatchObject({ display_name: "Renamed", theme_id: DARK, tsx_source: "new source" });
+    expect("theme_id" in (await patch({ theme_id: null }))).toBe(false);
 
     const sentAt = Date.now() - 60_000;
-    expect((await as(project, "admin", `/internal/email-drafts/${id}`, { method: "PATCH", body: { sent_at_millis: sentAt } })).body.sent_at_millis).toBe(sentAt);
-    expect((await as(project, "admin", `/internal/email-drafts/${id}`)).body.sent_at_millis).toBe(sentAt);
-    expect((await as(project, "admin", `/internal/email-drafts/${id}`, { method: "PATCH", body: { sent_at_millis: null } })).body.sent_at_millis).toBeNull();
+    expect((await patch({ sent_at_millis: sentAt })).sent_at_millis).toBe(sentAt);
+    expect((await patch({ sent_at_millis: null })).sent_at_millis).toBeNull();
 
     const deleted = await as(project, "admin", `/internal/email-drafts/${id}`, { method: "DELETE" });
     expect(deleted.body).toEqual({ success: true });

@@ -245,12 +245,10 @@ describe("send-email errors", () => {
     expect(response.body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
   });
 
-  it("answers the protocol's schema errors for a body without content or with both or neither recipient lists", async () => {
+  it("answers the protocol's schema errors for a body with both or neither recipient lists", async () => {
     const project = await mailingProject();
     const reader = await user(project);
     const cases: [Record<string, unknown>, string][] = [
-      [{ user_ids: [reader.id], subject: "x" }, "Either html or template_id or draft_id must be provided"],
-      [{ user_ids: [reader.id], html: "<p>x</p>", variables: { a: 1 } }, "If html is provided, cannot provide template_id or variables"],
       [{ html: "<p>x</p>" }, "Exactly one of user_ids or all_users must be provided"],
       [{ user_ids: [reader.id], all_users: true, html: "<p>x</p>" }, "Exactly one of user_ids or all_users must be provided"],
     ];
@@ -269,10 +267,11 @@ describe("send-email errors", () => {
     const project = await mailingProject();
     const reader = await user(project);
     const unknownTemplate = await sendEmail(project, { user_ids: [reader.id], template_id: crypto.randomUUID() });
-    expect(unknownTemplate.status).toBe(404);
-    expect(unknownTemplate.text).toBe("No template found with given id");
+    expect(unknownTemplate.status).toBe(400);
+    expect(unknownTemplate.text).toBe("No template found with given template_id");
     const unknownDraft = await sendEmail(project, { user_ids: [reader.id], draft_id: crypto.randomUUID() });
-    expect(unknownDraft.status).toBe(404);
+    expect(unknownDraft.status).toBe(400);
+    expect(unknownDraft.text).toBe("No draft found with given draft_id");
     const broken = await call(project, "admin", "/internal/email-drafts", {
       method: "POST",
       body: { display_name: "Broken", tsx_source: "export function EmailTemplate() { throw new Error('no such thing'); }" },
@@ -294,12 +293,12 @@ describe("send-email errors", () => {
     expect(await receivedAny(reader.email!)).toBe(false);
   });
 
-  it("answers 404 for an unknown notification category", async () => {
+  it("answers 400 for an unknown notification category", async () => {
     const project = await mailingProject();
     const reader = await user(project);
     const response = await sendEmail(project, { user_ids: [reader.id], subject: "x", html: "<p>x</p>", notification_category_name: "Newsletters" });
-    expect(response.status).toBe(404);
-    expect(response.text).toBe("Notification category not found");
+    expect(response.status).toBe(400);
+    expect(response.text).toBe("Notification category not found with given name");
   });
 });
 

@@ -39,3 +39,5 @@ export const emailDraftUpdateBody = z.strictObject({
   tsx_source: emailTsxSource.optional(),
   sent_at_millis: z.number().int().nonnegative().nullable().optional(),
 });
+/** The answer of the draft PATCH, as the protocol has it: the client reads the draft again when it needs it. */
+export const emailDraftUpdated = z.strictObject({ ok: z.literal("ok") });

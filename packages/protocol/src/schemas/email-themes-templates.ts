@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { bodyAlternatives } from "./body-alternatives.js";
+import { newerField } from "./dialect-fields.js";
 import { MAX_DISPLAY_NAME_LENGTH } from "./project-config.js";
 
 /**
@@ -15,8 +17,13 @@ export const MAX_EMAIL_TSX_SOURCE_LENGTH = 200_000;
 export const emailTsxSource = z.string().max(MAX_EMAIL_TSX_SOURCE_LENGTH);
 const emailDisplayName = z.string().min(1).max(MAX_DISPLAY_NAME_LENGTH);
 
-/** A theme a template or draft uses: a theme id, or `false` for none (the content alone). */
-export const emailThemeChoice = z.union([uuid, z.literal(false)]);
+/**
+ * A theme a template or draft uses: a theme id, or `false` for none (the content alone). Anything else is
+ * `<path> is invalid`, the protocol's whole message for this field (its validator tests the value as one).
+ */
+export const emailThemeChoice = z
+  .custom<string | false>((value) => value === false || (typeof value === "string" && UUID.test(value)), { error: "is invalid" })
+  .meta({ anyOf: [{ type: "string", format: "uuid" }, { const: false }] });
 
 /** `/{id}` of a theme or template. */
 export const emailThemeIdParams = z.object({ id: uuid });
@@ -68,21 +75,34 @@ export const emailTemplateUpdateBody = z.strictObject({
 export const emailTemplateUpdated = z.strictObject({ rendered_html: z.string() });
 
 /**
- * `POST /emails/render-email` (admin): a theme (by id, `false` for none, absent for the selected one, or inline
- * source) around a template (exactly one of `template_id` and `template_tsx_source`).
+ * `POST /emails/render-email` (admin): a template (by id or source) in a theme (by id — `false` for none, absent
+ * or null for the template's own — or by source): the protocol's four shapes, tried in order. `variables` is
+ * Latchkey's addition, over the template's preview variables.
  */
-export const renderEmailBody = z.strictObject({
-  theme_id: emailThemeChoice.nullable().optional(),
-  theme_tsx_source: emailTsxSource.optional(),
-  template_id: uuid.optional(),
-  template_tsx_source: emailTsxSource.optional(),
-  variables: z.record(z.string(), z.unknown()).optional(),
-});
-export type RenderEmailBody = z.infer<typeof renderEmailBody>;
+const previewVariables = z.record(z.string(), z.unknown()).optional();
+export const renderEmailBody = bodyAlternatives([
+  z.strictObject({ template_id: uuid, theme_id: emailThemeChoice.nullable().optional(), variables: previewVariables }),
+  z.strictObject({ template_id: uuid, theme_tsx_source: emailTsxSource, variables: previewVariables }),
+  z.strictObject({ template_tsx_source: emailTsxSource, theme_id: emailThemeChoice.nullable().optional(), variables: previewVariables }),
+  z.strictObject({ template_tsx_source: emailTsxSource, theme_tsx_source: emailTsxSource, variables: previewVariables }),
+]);
+/** Every field any of the shapes has, for the route. */
+export interface RenderEmailBody {
+  template_id?: string;
+  template_tsx_source?: string;
+  theme_id?: string | false | null;
+  theme_tsx_source?: string;
+  variables?: Record<string, unknown>;
+}
+
+/**
+ * The rendered mail. 2.8.41 gets `subject` and `notification_category` only when the template sets them; 2.8.108
+ * keeps what it was answered before: the plain-text part, and `subject` always ("" when there is none).
+ */
 export const renderEmailResponse = z.strictObject({
   html: z.string(),
-  text: z.string(),
-  subject: z.string(),
+  text: newerField(z.string().optional()),
+  subject: z.string().optional(),
   /** The category the template declares (`Transactional`, `Marketing`), when it declares one. */
   notification_category: z.string().optional(),
 });

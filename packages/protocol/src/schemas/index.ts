@@ -28,3 +28,5 @@ export * from "./hosted-pages.js";
 export * from "./webhooks.js";
 export * from "./email-themes-templates.js";
 export * from "./email-drafts.js";
+export * from "./send-email.js";
+export * from "./body-alternatives.js";

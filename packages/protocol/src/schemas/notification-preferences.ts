@@ -62,30 +62,3 @@ export const notificationPreferenceListResponse = z.strictObject({
 
 /** `GET|POST /emails/unsubscribe-link?code=` — the link in non-transactional mail; needs no authentication. */
 export const unsubscribeLinkQuery = z.object({ code: z.string() });
-
-/**
- * `POST /emails/send-email` (server): `html` (with `subject`), `template_id` (+ `variables`) or `draft_id`,
- * to `user_ids` or `all_users`. Which combinations are allowed is checked by the route, in the protocol's order.
- */
-export const sendEmailBody = z.strictObject({
-  user_ids: z.array(uuid).optional(),
-  all_users: z.literal(true).optional(),
-  theme_id: z.union([uuid, z.literal(false)]).nullable().optional(),
-  html: z.string().optional(),
-  subject: z.string().optional(),
-  notification_category_name: z.string().optional(),
-  template_id: uuid.optional(),
-  variables: z.record(z.string(), z.unknown()).optional(),
-  draft_id: uuid.optional(),
-});
-export type SendEmailBody = z.infer<typeof sendEmailBody>;
-
-/** One addressed user: every requested user is listed, sent or not; `user_email` is absent without a primary email. */
-export const sendEmailResult = z.strictObject({
-  user_id: z.string(),
-  user_email: z.string().optional(),
-});
-export type SendEmailResult = z.infer<typeof sendEmailResult>;
-
-/** The answer of `POST /emails/send-email`. */
-export const sendEmailResponse = z.strictObject({ results: z.array(sendEmailResult) });

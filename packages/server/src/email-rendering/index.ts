@@ -60,9 +60,10 @@ export async function renderEmail(input: EmailRenderInput): Promise<RenderedEmai
       unsubscribeLink: input.unsubscribeLink ?? null,
       previewMode: input.previewMode === true,
     });
+    const html = input.themeSource == null ? bareDocument(result.html) : result.html;
     return {
-      html: result.html,
-      text: htmlToPlainText(result.html),
+      html,
+      text: htmlToPlainText(html),
       subject: result.subject,
       notificationCategory: result.notificationCategory,
     };
@@ -70,4 +71,14 @@ export async function renderEmail(input: EmailRenderInput): Promise<RenderedEmai
     if (error instanceof TsxCompileError || error instanceof SandboxRenderError) throw renderingError(error.message);
     throw renderingError(error instanceof Error ? error.message : String(error));
   }
+}
+
+/**
+ * Without a theme the content still goes out as a document, in the skeleton the protocol's reference renders
+ * theme-less mail in: `<html dir="ltr" lang="en"><head></head><body>…</body></html>`, after the doctype every
+ * rendered mail starts with.
+ */
+function bareDocument(rendered: string): string {
+  const doctype = /^<!DOCTYPE[^>]*>/i.exec(rendered)?.[0] ?? "";
+  return `${doctype}<html dir="ltr" lang="en"><head></head><body>${rendered.slice(doctype.length)}</body></html>`;
 }

@@ -1,8 +1,9 @@
 import type { Context } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { fieldsUnknownInDialect, withDialectDefaults } from "@latchkey/protocol/schemas";
+import { alternativesOf, fieldsUnknownInDialect, withDialectDefaults } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import type { AppEnv } from "./context.js";
+import { parseAlternatives } from "./validate-alternatives.js";
 
 type Parts = { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType };
 type Parsed<P extends Parts> = { [K in keyof P]: P[K] extends z.ZodType ? z.output<P[K]> : never };
@@ -49,12 +50,20 @@ export function validateRequest<P extends Parts>(c: Context<AppEnv>, parts: P, o
       problems.push(...otherVersionFields);
       continue;
     }
+    const alternatives = alternativesOf(schema);
+    if (alternatives) {
+      const result = parseAlternatives(part, alternatives, input[part], describeIssue);
+      if (result.success) output[part] = result.data;
+      else problems.push(result.problem);
+      continue;
+    }
     const result = schema.safeParse(withDialectDefaults(schema, input[part], dialect), { reportInput: true });
     if (result.success) output[part] = result.data;
     else problems.push(...inFieldOrder(result.error.issues).map((issue) => describeIssue(part, issue)));
   }
   if (problems.length > 0) {
-    const lines = problems.map((p) => `  - ${p}`).join("\n");
+    // A problem of several lines (a body matching none of its shapes) keeps its lines under its first one.
+    const lines = problems.map((p) => `  - ${p.replaceAll("\n", "\n  ")}`).join("\n");
     throw new KnownErrors.SchemaError(`Request validation failed on ${c.req.method} ${new URL(c.req.url).pathname}:\n${lines}`);
   }
   return output as Parsed<P>;

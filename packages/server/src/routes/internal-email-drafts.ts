@@ -5,6 +5,7 @@ import {
   emailDraftListResponse,
   emailDraftRead,
   emailDraftUpdateBody,
+  emailDraftUpdated,
   successResponse,
 } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
@@ -63,15 +64,16 @@ export const internalEmailDraftsRoutes = [
     tags: TAGS,
     access: ADMIN,
     request: { params: emailDraftIdParams, body: emailDraftUpdateBody },
-    response: { description: "The draft as changed.", schema: emailDraftRead },
-    handler: (c, { auth, params, body }) => {
+    response: { description: "Changed; the protocol answers `{ ok: \"ok\" }`, and a client reads the draft again to see it.", schema: emailDraftUpdated },
+    handler: async (c, { auth, params, body }) => {
       checkEmailThemeChoice(emailConfigOf(auth.project), body.theme_id);
-      return updateEmailDraft(c.get("deps").db, auth.project.id, params.id, {
+      await updateEmailDraft(c.get("deps").db, auth.project.id, params.id, {
         displayName: body.display_name,
         themeId: body.theme_id,
         tsxSource: body.tsx_source,
         sentAt: body.sent_at_millis === undefined ? undefined : body.sent_at_millis === null ? null : new Date(body.sent_at_millis),
       });
+      return { ok: "ok" } as const;
     },
   }),
   defineRoute({

@@ -70,15 +70,17 @@ export const internalEmailTemplatesRoutes = [
     description:
       "Sets its TSX source, theme (`theme_id`: a theme, `false` for none, null for the selected theme; absent: unchanged) and/or name. " +
       "The template is rendered first, with its preview variables: if that fails, EMAIL_RENDERING_ERROR says why and nothing changes; " +
-      "otherwise it is saved and the answer is the rendered HTML. A theme the project does not have is a 400.",
+      "otherwise it is saved and the answer is the rendered HTML. A theme the project does not have is a 400. As in the protocol, " +
+      "templates can be changed only while the project sends mail through its own email server (REQUIRES_CUSTOM_EMAIL_SERVER).",
     tags: TAGS,
     access: ADMIN,
     request: { params: emailTemplateIdParams, body: emailTemplateUpdateBody },
     response: { description: "The saved template, rendered.", schema: emailTemplateUpdated },
-    errors: [KnownErrors.EmailRenderingError],
+    errors: [KnownErrors.RequiresCustomEmailServer, KnownErrors.EmailRenderingError],
     handler: async (c, { auth, params, body }) => {
       const update: EmailTemplateUpdate = { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id };
       const emails = emailConfigOf(auth.project);
+      if (emails.server.isShared) throw new KnownErrors.RequiresCustomEmailServer();
       const next = planEmailTemplateUpdate(emails, params.id, update);
       const rendered = await renderEmailPreview(auth.project, { themeSource: themeSourceFor(emails, next.themeId), templateSource: next.tsxSource });
       await updateEmailTemplate(c.get("deps").db, auth.project.id, params.id, update);

@@ -1,14 +1,16 @@
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { renderEmailBody, renderEmailResponse } from "@latchkey/protocol/schemas";
+import { renderEmailBody, renderEmailResponse, type RenderEmailBody } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
 import { emailConfigOf } from "../services/email-config-edits.js";
 import { renderEmailPreview, themeSourceFor } from "../services/email-preview.js";
-import { emailTemplateNotFound, findEmailTemplate } from "../services/email-templates.js";
+import { findEmailTemplate } from "../services/email-templates.js";
 
 /**
  * `POST /emails/render-email` (admin, issue 19): the editor's live preview. Nothing is saved; the template gets
- * its `PreviewVariables` with `variables` over them, and a sample user.
+ * its `PreviewVariables` with `variables` over them, and a sample user. The body is one of the protocol's four
+ * shapes (a template by id or source, a theme by id or source); one that fits none is a SCHEMA_ERROR listing
+ * each shape's problems.
  */
 export const renderEmailRoutes = [
   defineRoute({
@@ -16,39 +18,33 @@ export const renderEmailRoutes = [
     path: "/emails/render-email",
     summary: "Render an email preview",
     description:
-      "Renders a template (exactly one of `template_id` and `template_tsx_source`) inside a theme (`theme_id`: a theme, `false` for none, " +
-      "absent for the project's selected theme; or `theme_tsx_source`) to HTML, plain text and subject. Compile and runtime errors are " +
-      "EMAIL_RENDERING_ERROR with the message (and line) they failed with; an unknown template is a 404, an unknown theme a 400.",
+      "Renders a template (`template_id` or `template_tsx_source`) inside a theme (`theme_id`: a theme, `false` for none, null for the " +
+      "project's selected one, absent for the template's own; or `theme_tsx_source`) to HTML, with the subject and notification category the template sets. " +
+      "Compile and runtime errors are EMAIL_RENDERING_ERROR with the message (and line) they failed with; an unknown template or " +
+      "theme is a 400.",
     tags: ["Emails"],
     access: ["admin"],
     request: { body: renderEmailBody },
     response: { description: "The rendered email.", schema: renderEmailResponse },
     errors: [KnownErrors.EmailRenderingError],
-    handler: async (_c, { auth, body }) => {
-      if ((body.template_id === undefined) === (body.template_tsx_source === undefined)) {
-        throw new HTTPException(400, { message: "Exactly one of template_id or template_tsx_source must be provided" });
-      }
-      if (body.theme_tsx_source !== undefined && body.theme_id !== undefined) {
-        throw new HTTPException(400, { message: "Only one of theme_id or theme_tsx_source may be provided" });
-      }
+    handler: async (c, { auth, body: parsed }) => {
+      const body = parsed as RenderEmailBody;
       const emails = emailConfigOf(auth.project);
       let templateSource = body.template_tsx_source;
       let themeId = body.theme_id;
       if (body.template_id !== undefined) {
         const template = findEmailTemplate(emails, body.template_id);
-        if (!template) throw emailTemplateNotFound();
+        if (!template) throw new HTTPException(400, { message: "No template found with given id" });
         templateSource = template.tsxSource;
         // A stored template renders on its own theme unless the request names one.
         if (themeId === undefined) themeId = template.themeId;
       }
       const themeSource = body.theme_tsx_source ?? themeSourceFor(emails, themeId);
       const rendered = await renderEmailPreview(auth.project, { themeSource, templateSource: templateSource!, variables: body.variables });
-      return {
-        html: rendered.html,
-        text: rendered.text,
-        subject: rendered.subject ?? "",
-        ...(rendered.notificationCategory ? { notification_category: rendered.notificationCategory } : {}),
-      };
+      const category = rendered.notificationCategory ? { notification_category: rendered.notificationCategory } : {};
+      // 2.8.41's answer has the subject only when the template sets one; 2.8.108's keeps its plain text and subject.
+      if (c.get("dialect") === "2.8.108") return { html: rendered.html, text: rendered.text, subject: rendered.subject ?? "", ...category };
+      return { html: rendered.html, ...(rendered.subject ? { subject: rendered.subject } : {}), ...category };
     },
   }),
 ];

@@ -1,16 +1,16 @@
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { TRANSACTIONAL_CATEGORY, sendEmailBody, sendEmailResponse, type SendEmailBody, type SendEmailResult } from "@latchkey/protocol/schemas";
-import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import { sendNotificationMail, type NotificationRecipient } from "../email/notification-mail.js";
 import { defineRoute } from "../http/route.js";
 import { categoryByName } from "../services/notification-preferences.js";
 import type { Db } from "../db/connect.js";
 import type { ProjectRow } from "../db/rows.js";
 import { renderEmail } from "../email-rendering/index.js";
-import { readEmailDraft, updateEmailDraft } from "../services/email-drafts.js";
+import { emailConfigOf } from "../services/email-config-edits.js";
+import { findEmailDraft, updateEmailDraft } from "../services/email-drafts.js";
 import { themeSourceFor } from "../services/email-preview.js";
-import { emailTemplateNotFound, findEmailTemplate } from "../services/email-templates.js";
+import { findEmailTemplate } from "../services/email-templates.js";
 
 /**
  * `POST /emails/send-email` (server): mail written by the caller (`html`, `subject`) to `user_ids` or
@@ -36,19 +36,16 @@ export const sendEmailRoutes = [
     request: { body: sendEmailBody },
     response: { description: "Every addressed user, with the address the mail went to.", schema: sendEmailResponse },
     errors: [KnownErrors.RequiresCustomEmailServer, KnownErrors.UserIdDoesNotExist, KnownErrors.EmailRenderingError],
-    handler: async (c, { auth, body }) => {
+    handler: async (c, { auth, body: parsed }) => {
+      const body = parsed as SendEmailBody;
       const project = auth.project;
-      // As in the protocol: bulk mail goes only through a project's own SMTP server, never the shared sender.
-      if (renderProjectConfig(project.config_override as ConfigObject).emails.server.isShared) throw new KnownErrors.RequiresCustomEmailServer();
-      if (body.html === undefined && !body.template_id && !body.draft_id) {
-        throw new KnownErrors.SchemaError("Either html or template_id or draft_id must be provided");
-      }
-      if (body.html !== undefined && (body.template_id || body.variables)) {
-        throw new KnownErrors.SchemaError("If html is provided, cannot provide template_id or variables");
-      }
+      // The protocol's order: the project's email server (bulk mail never goes through the shared sender), the
+      // recipients, the category named, then the template or draft.
+      if (emailConfigOf(project).server.isShared) throw new KnownErrors.RequiresCustomEmailServer();
       if ((body.user_ids === undefined) === (body.all_users === undefined)) {
         throw new KnownErrors.SchemaError("Exactly one of user_ids or all_users must be provided");
       }
+      if (body.notification_category_name !== undefined && !categoryByName(body.notification_category_name)) throw categoryNotFound();
       const deps = c.get("deps");
       const sources = await mailSources(deps.db, project, body);
       const recipients = await findRecipients(deps.db, project.id, body.user_ids);
@@ -65,7 +62,7 @@ export const sendEmailRoutes = [
       const probe = sources ? await render(recipients.find((r) => r.email) ?? recipients[0]) : undefined;
       const categoryName = body.notification_category_name ?? probe?.notificationCategory ?? TRANSACTIONAL_CATEGORY.name;
       const category = categoryByName(categoryName);
-      if (!category) throw new HTTPException(404, { message: "Notification category not found" });
+      if (!category) throw categoryNotFound();
 
       if (!sources) {
         await sendNotificationMail(deps, project, recipients, { category, subject: body.subject ?? "", html: body.html! });
@@ -89,6 +86,9 @@ export const sendEmailRoutes = [
  * The addressed users with their primary emails, in the order asked (every user of the project, oldest
  * first, for `all_users`). USER_ID_DOES_NOT_EXIST names the first requested id that is not a user here.
  */
+/** A category name the protocol does not have (in the request, or declared by the template). */
+const categoryNotFound = () => new HTTPException(400, { message: "Notification category not found with given name" });
+
 async function findRecipients(db: Db, projectId: string, userIds: string[] | undefined): Promise<NotificationRecipient[]> {
   const wanted = userIds ? [...new Set(userIds.map((id) => id.toLowerCase()))] : undefined;
   if (wanted?.length === 0) return [];
@@ -115,15 +115,16 @@ async function findRecipients(db: Db, projectId: string, userIds: string[] | und
  * HTML, sent as written.
  */
 async function mailSources(db: Db, project: ProjectRow, body: SendEmailBody): Promise<{ templateSource: string; themeSource: string | null } | undefined> {
-  const emails = renderProjectConfig(project.config_override as ConfigObject).emails;
+  const emails = emailConfigOf(project);
   const themeFor = (own: string | false | null | undefined) => themeSourceFor(emails, body.theme_id !== undefined ? body.theme_id : own);
   if (body.template_id) {
     const template = findEmailTemplate(emails, body.template_id);
-    if (!template) throw emailTemplateNotFound();
+    if (!template) throw new HTTPException(400, { message: "No template found with given template_id" });
     return { templateSource: template.tsxSource, themeSource: themeFor(template.themeId) };
   }
   if (body.draft_id) {
-    const draft = await readEmailDraft(db, project.id, body.draft_id);
+    const draft = await findEmailDraft(db, project.id, body.draft_id);
+    if (!draft) throw new HTTPException(400, { message: "No draft found with given draft_id" });
     return { templateSource: draft.tsx_source, themeSource: themeFor(draft.theme_id) };
   }
   if (typeof body.theme_id === "string") return { templateSource: htmlTemplateSource(body.html!), themeSource: themeFor(undefined) };

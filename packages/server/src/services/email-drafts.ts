@@ -49,11 +49,17 @@ export async function listEmailDrafts(db: Db, projectId: string): Promise<EmailD
   return rows.map(emailDraftRead);
 }
 
-export async function readEmailDraft(db: Db, projectId: string, id: string): Promise<EmailDraftRead> {
-  if (!isUuid(id)) throw emailDraftNotFound();
+/** The project's draft, or undefined (each route words its own refusal). */
+export async function findEmailDraft(db: Db, projectId: string, id: string): Promise<EmailDraftRead | undefined> {
+  if (!isUuid(id)) return undefined;
   const row = await db.selectFrom("email_drafts").select(COLUMNS).where("project_id", "=", projectId).where("id", "=", id.toLowerCase()).executeTakeFirst();
-  if (!row) throw emailDraftNotFound();
-  return emailDraftRead(row);
+  return row ? emailDraftRead(row) : undefined;
+}
+
+export async function readEmailDraft(db: Db, projectId: string, id: string): Promise<EmailDraftRead> {
+  const draft = await findEmailDraft(db, projectId, id);
+  if (!draft) throw emailDraftNotFound();
+  return draft;
 }
 
 export async function createEmailDraft(
