@@ -1,7 +1,7 @@
 import { KnownErrors as ReferenceErrors } from "@stackframe/stack-shared";
 import { describe, expect, it } from "vitest";
 import { api, expectProtocolInvariants, type ApiResponse } from "./support/api.js";
-import { loginAtDevProvider } from "./support/oauth-browser.js";
+import { CookieJar, loginAtDevProvider } from "./support/oauth-browser.js";
 import { startTestServer } from "./support/test-server.js";
 import {
   as,
@@ -20,7 +20,8 @@ import {
 } from "./oauth/oauth-fixture.js";
 
 // Behaviours of the OAuth flow the first suites left untested (issue 15 audit): expired records, the form_post
-// callback, untrusted URLs at authorize, shared keys from the environment, and one sign-in link per provider type.
+// callback, untrusted URLs (checked at the callback), shared keys from the environment, and one sign-in link per
+// provider type.
 // Every refusal is compared with the error the reference (@stackframe/stack-shared@2.8.41) builds itself.
 useOAuthServerForFile();
 
@@ -33,10 +34,14 @@ function expectReferenceError(response: ApiResponse, error: InstanceType<(typeof
   expect(response.body).toEqual(error.toDescriptiveJson());
 }
 
-/** A call to a full Latchkey URL (the callback, the authorize URL) as a browser makes it, redirects not followed. */
-async function callUrl(url: string, init: { method?: string; body?: URLSearchParams } = {}): Promise<ApiResponse> {
-  const form = init.body ? { body: init.body.toString(), headers: { "content-type": "application/x-www-form-urlencoded" } } : {};
-  const response = await fetch(url, { method: init.method ?? "GET", redirect: "manual", ...form });
+/**
+ * A call to a full Latchkey URL (the callback, the authorize URL) as a browser makes it, redirects not followed:
+ * with the `cookie` header given (a browser that kept a cookie the server has since cleared), else none.
+ */
+async function callUrl(url: string, init: { method?: string; body?: URLSearchParams; cookie?: string } = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = init.cookie ? { cookie: init.cookie } : {};
+  if (init.body) headers["content-type"] = "application/x-www-form-urlencoded";
+  const response = await fetch(url, { method: init.method ?? "GET", redirect: "manual", headers, body: init.body?.toString() });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -48,11 +53,15 @@ async function callUrl(url: string, init: { method?: string; body?: URLSearchPar
   return { status: response.status, headers: response.headers, body, text };
 }
 
-/** Plays the browser up to the provider's redirect into Latchkey's callback, which is not followed. */
-async function callbackUrlFor(flow: ClientFlow, who: string): Promise<string> {
-  const { location } = await loginAtDevProvider(flow.authorizeUrl, who, { stopAt: `${server.env.publicUrl}/api/v1/auth/oauth/callback/` });
+/**
+ * Plays the browser up to the provider's redirect into Latchkey's callback, which is not followed: that URL, and
+ * the Cookie header the browser sends there (the authorize answer's inner-state cookie).
+ */
+async function callbackUrlFor(flow: ClientFlow, who: string): Promise<{ url: string; cookie: string }> {
+  const jar = new CookieJar();
+  const { location } = await loginAtDevProvider(flow.authorizeUrl, who, { stopAt: `${server.env.publicUrl}/api/v1/auth/oauth/callback/`, jar });
   expect(location).toContain("/api/v1/auth/oauth/callback/github?");
-  return location;
+  return { url: location, cookie: jar.header(new URL(location))! };
 }
 
 const me = (project: Project, accessToken: string) => as(project, "client", "/users/me", { accessToken });
@@ -60,14 +69,14 @@ const me = (project: Project, accessToken: string) => as(project, "client", "/us
 describe("expired records", () => {
   it("answers a callback whose outer state has expired with OUTER_OAUTH_TIMEOUT, and uses the state up", async () => {
     const project = await oauthProject();
-    const callbackUrl = await callbackUrlFor(clientFlow(project, "github"), email());
+    const { url: callbackUrl, cookie } = await callbackUrlFor(clientFlow(project, "github"), email());
     // The user took longer than the outer state's lifetime at the provider.
     const backdated = await server.db.updateTable("oauth_outer_states").set({ expires_at: new Date(Date.now() - 1000) }).where("project_id", "=", project.projectId).executeTakeFirst();
     expect(Number(backdated.numUpdatedRows)).toBe(1);
 
     // Not redirected to the error page either: the reference answers the timeout itself.
-    expectReferenceError(await callUrl(callbackUrl), new ReferenceErrors.OuterOAuthTimeout());
-    const replay = await callUrl(callbackUrl);
+    expectReferenceError(await callUrl(callbackUrl, { cookie }), new ReferenceErrors.OuterOAuthTimeout());
+    const replay = await callUrl(callbackUrl, { cookie });
     expect(replay.status).toBe(400);
     expect(replay.text).toBe("Invalid OAuth cookie. Please try signing in again.");
     expect(await server.db.selectFrom("oauth_outer_states").select("project_id").where("project_id", "=", project.projectId).execute()).toEqual([]);
@@ -96,53 +105,70 @@ describe("the callback as a form POST (response_mode=form_post, as Apple sends i
     const project = await oauthProject();
     const flow = clientFlow(project, "github", { afterCallback: "http://localhost:3000/after" });
     const who = email();
-    const callbackUrl = new URL(await callbackUrlFor(flow, who));
+    const { url, cookie } = await callbackUrlFor(flow, who);
+    const callbackUrl = new URL(url);
     const fields = new URLSearchParams(callbackUrl.search);
     expect(fields.get("code")).toBeTruthy();
     expect(fields.get("state")).toBeTruthy();
     const bare = `${callbackUrl.origin}${callbackUrl.pathname}`;
 
-    const posted = await callUrl(bare, { method: "POST", body: fields });
-    expect(posted.status, posted.text).toBe(302);
+    const posted = await callUrl(bare, { method: "POST", body: fields, cookie });
+    expect(posted.status, posted.text).toBe(303);
     const landing = new URL(posted.headers.get("location")!);
     const code = codeFrom(flow, landing);
     const token = await exchange(project, code, flow.verifier);
     expect(token.status, token.text).toBe(200);
-    expect(token.body).toMatchObject({ token_type: "bearer", is_new_user: true, after_callback_redirect_url: "http://localhost:3000/after" });
+    expect(token.body).toMatchObject({ token_type: "Bearer", is_new_user: true, after_callback_redirect_url: "http://localhost:3000/after" });
     expect((await me(project, token.body.access_token)).body).toMatchObject({ primary_email: who, primary_email_verified: true });
 
     // The posted state is used up as a GET's would be.
-    const replay = await callUrl(bare, { method: "POST", body: fields });
+    const replay = await callUrl(bare, { method: "POST", body: fields, cookie });
     expect(replay.status).toBe(400);
     expect(replay.text).toBe("Invalid OAuth cookie. Please try signing in again.");
   });
 
   it("refuses a form POST whose state was never issued, as it refuses the GET", async () => {
-    const response = await callUrl(`${server.env.publicUrl}/api/v1/auth/oauth/callback/github`, { method: "POST", body: new URLSearchParams({ code: "c", state: "never-issued" }) });
+    const response = await callUrl(`${server.env.publicUrl}/api/v1/auth/oauth/callback/github`, {
+      method: "POST",
+      body: new URLSearchParams({ code: "c", state: "never-issued" }),
+      cookie: "stack-oauth-inner-never-issued=true",
+    });
     expect(response.status).toBe(400);
     expect(response.text).toBe("Invalid OAuth cookie. Please try signing in again.");
   });
 });
 
-describe("untrusted URLs at authorize", () => {
+describe("untrusted URLs: sent to the provider, refused at the callback", () => {
   async function authorize(flow: ClientFlow): Promise<ApiResponse> {
     return callUrl(flow.authorizeUrl);
   }
 
-  it("refuses an untrusted redirect_uri or after_callback_redirect_url with REDIRECT_URL_NOT_WHITELISTED, storing nothing", async () => {
+  it("refuses an untrusted redirect_uri at the callback with REDIRECT_URL_NOT_WHITELISTED, before any user is made", async () => {
     const project = await oauthProject();
-    for (const options of [
-      { redirectUri: "https://evil.example/handler/oauth-callback" },
-      { afterCallback: "https://evil.example/after" },
-      // Close to a trusted URL is not trusted.
-      { afterCallback: "http://localhost.evil.example:3000/after" },
-    ]) {
-      expectReferenceError(await authorize(clientFlow(project, "github", options)), new ReferenceErrors.RedirectUrlNotWhitelisted());
+    for (const redirectUri of ["https://evil.example/handler/oauth-callback", "http://localhost.evil.example:3000/handler/oauth-callback"]) {
+      expect((await authorize(clientFlow(project, "github", { redirectUri }))).status).toBe(307);
+      // Without an error page, the error is the callback's answer.
+      const { response, location } = await loginAtDevProvider(clientFlow(project, "github", { redirectUri, errorRedirect: null }).authorizeUrl, email());
+      expect(location).toBe("");
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual(new ReferenceErrors.RedirectUrlNotWhitelisted().toDescriptiveJson());
+      // With a trusted one, the error goes there.
+      expectErrorLandingOf(await loginAs(clientFlow(project, "github", { redirectUri }), email()), new ReferenceErrors.RedirectUrlNotWhitelisted());
     }
-    expect(await server.db.selectFrom("oauth_outer_states").select("project_id").where("project_id", "=", project.projectId).execute()).toEqual([]);
-    // Trusted ones are taken (localhost, allowed for new projects).
-    const trusted = await authorize(clientFlow(project, "github", { afterCallback: "http://localhost:3000/after" }));
-    expect(trusted.status).toBe(307);
+    expect((await as(project, "server", "/users")).body.items).toEqual([]);
+  });
+
+  it("hands back an untrusted after_callback_redirect_url as null, and a trusted one as it was given", async () => {
+    const project = await oauthProject();
+    for (const [afterCallback, expected] of [
+      ["https://evil.example/after", null],
+      ["http://localhost.evil.example:3000/after", null],
+      ["http://localhost:3000/after", "http://localhost:3000/after"],
+    ] as const) {
+      const flow = clientFlow(project, "github", { afterCallback });
+      const token = await exchange(project, codeFrom(flow, await loginAs(flow, email())), flow.verifier);
+      expect(token.body).toMatchObject({ after_callback_redirect_url: expected, afterCallbackRedirectUrl: expected });
+    }
   });
 
   it("accepts an untrusted error_redirect_url but never redirects there: errors are then answered directly", async () => {
@@ -159,12 +185,15 @@ describe("untrusted URLs at authorize", () => {
 
     // A trusted error page is where the same error goes.
     const trustedFlow = clientFlow(project, "github");
-    const landing = await loginAs(trustedFlow, email(), { cancel: true });
-    expect(`${landing.origin}${landing.pathname}`).toBe(ERROR_PAGE);
-    expect(landing.searchParams.get("errorCode")).toBe("OAUTH_PROVIDER_ACCESS_DENIED");
-    expect(landing.searchParams.get("message")).toBe(new ReferenceErrors.OAuthProviderAccessDenied().message);
+    expectErrorLandingOf(await loginAs(trustedFlow, email(), { cancel: true }), new ReferenceErrors.OAuthProviderAccessDenied());
   });
 });
+
+function expectErrorLandingOf(landing: URL, error: InstanceType<(typeof ReferenceErrors)[keyof typeof ReferenceErrors]>): void {
+  expect(`${landing.origin}${landing.pathname}`).toBe(ERROR_PAGE);
+  expect(landing.searchParams.get("errorCode")).toBe(error.errorCode);
+  expect(landing.searchParams.get("message")).toBe(error.message);
+}
 
 describe("shared keys from the environment", () => {
   it("sends a shared provider with LATCHKEY_OAUTH_<TYPE>_CLIENT_ID/_SECRET to the real provider; the others still to the dev issuer", async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, type ApiResponse } from "./support/api.js";
 import { FakeProvider, s256, type Issued, type Json, type ProviderSpec, type Received } from "./support/fake-oauth-provider.js";
 import { fakeProviders, type FakedProviderType } from "./support/fake-oauth-providers.js";
+import { CookieJar } from "./support/oauth-browser.js";
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../src/services/projects.js";
 import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 
@@ -21,6 +22,8 @@ const CALLBACK = `${APP_URL}/handler/oauth-callback`;
 const ERROR_PAGE = `${APP_URL}/handler/error`;
 
 let server: TestServer;
+/** The user's browser: it keeps the cookie each authorize answer sets, which that flow's callback needs. */
+const browser = new CookieJar();
 let agent: MockAgent;
 let previousDispatcher: Dispatcher;
 
@@ -44,7 +47,7 @@ interface ClientFlow {
 function clientFlow(p: TestProject, providerId: string): ClientFlow {
   const verifier = randomBytes(32).toString("base64url");
   const state = randomBytes(24).toString("base64url");
-  const url = new URL(`${server.url}/api/v1/auth/oauth/authorize/${providerId}`);
+  const url = new URL(`${server.env.publicUrl}/api/v1/auth/oauth/authorize/${providerId}`);
   const params = {
     client_id: p.projectId,
     client_secret: p.publishableClientKey,
@@ -64,14 +67,14 @@ function clientFlow(p: TestProject, providerId: string): ClientFlow {
 
 /** Latchkey's authorize route: where it sends the browser (the provider's authorization page). */
 async function toProvider(flow: ClientFlow): Promise<URL> {
-  const response = await fetch(flow.authorizeUrl, { redirect: "manual" });
+  const response = await browser.fetch(new URL(flow.authorizeUrl));
   expect(response.status, await response.clone().text()).toBe(307);
   return new URL(response.headers.get("location")!);
 }
 
 /** The browser arriving back at Latchkey's callback as the provider sent it. */
 function callback(back: URL): Promise<Response> {
-  return fetch(back, { redirect: "manual" });
+  return browser.fetch(back);
 }
 
 function exchange(p: TestProject, code: string, verifier: string): Promise<ApiResponse> {
@@ -112,7 +115,7 @@ async function signIn(fake: FakeProvider, p: TestProject, configId: string, acco
   const from = fake.received.length;
   const { back, code, issued } = await fake.approve(authorize, account);
   const landing = await callback(back);
-  expect(landing.status, await landing.clone().text()).toBe(302);
+  expect(landing.status, await landing.clone().text()).toBe(303);
   const target = new URL(landing.headers.get("location")!);
   expect(`${target.origin}${target.pathname}`, target.toString()).toBe(CALLBACK);
   expect(target.searchParams.get("state")).toBe(flow.state);
@@ -393,8 +396,8 @@ describe("Apple and X with the project's own keys", () => {
     const { back, code, issued } = await fakes.apple.approve(authorize, { claims });
     // Apple posts the answer as a form to the redirect_uri (response_mode=form_post), with the user's name the first time.
     const form = new URLSearchParams({ code, state: back.searchParams.get("state")!, user: JSON.stringify({ name: { firstName: "Ada", lastName: "Lovelace" }, email: claims.email }) });
-    const landing = await fetch(new URL(back.pathname, back.origin), { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() });
-    expect(landing.status, await landing.clone().text()).toBe(302);
+    const landing = await browser.fetch(new URL(back.pathname, back.origin), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form.toString() });
+    expect(landing.status, await landing.clone().text()).toBe(303);
     const target = new URL(landing.headers.get("location")!);
     expect(target.searchParams.get("state")).toBe(flow.state);
     const [tokenRequest, ...more] = fakes.apple.tokenRequests(from);

@@ -5,11 +5,22 @@ import { z } from "zod";
  * and the token endpoint's answer to the authorization_code grant.
  */
 
+/**
+ * A URL parameter of the authorize request, checked for its syntax only, as the protocol's server does: each test
+ * that fails is its own line (`query.redirect_uri contains spaces`, `query.redirect_uri is not a valid URL`). Whether
+ * the URL is trusted is decided at the callback, once the provider has answered.
+ */
+const authorizeUrl = z.string().superRefine((value, ctx) => {
+  if (value.includes(" ")) ctx.addIssue({ code: "custom", message: "contains spaces" });
+  // The WHATWG parser alone: `https://example.com/a b` parses (the space is encoded) and fails the first test only.
+  if (!URL.canParse(value)) ctx.addIssue({ code: "custom", message: "is not a valid URL" });
+});
+
 /** `GET /auth/oauth/authorize/{provider_id}`: the client's OAuth parameters plus the protocol's own. */
 export const oauthAuthorizeQuery = z.object({
   client_id: z.string(),
   client_secret: z.string(),
-  redirect_uri: z.string(),
+  redirect_uri: authorizeUrl,
   scope: z.string(),
   state: z.string(),
   grant_type: z.enum(["authorization_code"]),
@@ -20,9 +31,9 @@ export const oauthAuthorizeQuery = z.object({
   /** The signed-in user's access token: who links (`type=link`), or the anonymous user a sign-up upgrades. */
   token: z.string().optional(),
   provider_scope: z.string().optional(),
-  error_redirect_url: z.string().optional(),
+  error_redirect_url: authorizeUrl.optional(),
   /** An older spelling of `error_redirect_url`. */
-  error_redirect_uri: z.string().optional(),
+  error_redirect_uri: authorizeUrl.optional(),
   after_callback_redirect_url: z.string().optional(),
   /** 2.8.108: answer 200 `{ location }` instead of a redirect (either name; the client sends both). */
   hexclave_response_mode: z.enum(["json", "redirect"]).optional(),
@@ -37,15 +48,20 @@ export type OAuthAuthorizeQuery = z.infer<typeof oauthAuthorizeQuery>;
 /** 2.8.108's JSON response mode of the authorize route. */
 export const oauthAuthorizeJsonResponse = z.strictObject({ location: z.string() });
 
-/** RFC 6749 §5.1 answer to the authorization_code grant, with the protocol's two extra fields. */
+/**
+ * RFC 6749 §5.1 answer to the authorization_code grant as the protocol's server words it (its OAuth library's
+ * `Bearer` and a lifetime one second short of an hour), with its two extra fields in both spellings.
+ */
 export const authorizationCodeTokenResponse = z.strictObject({
   access_token: z.string(),
-  token_type: z.literal("bearer"),
-  expires_in: z.number(),
   refresh_token: z.string(),
+  token_type: z.literal("Bearer"),
+  expires_in: z.number(),
   scope: z.string(),
   is_new_user: z.boolean(),
+  newUser: z.boolean(),
   after_callback_redirect_url: z.string().nullable(),
+  afterCallbackRedirectUrl: z.string().nullable(),
 });
 export type AuthorizationCodeTokenResponse = z.infer<typeof authorizationCodeTokenResponse>;
 

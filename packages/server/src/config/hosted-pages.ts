@@ -1,7 +1,7 @@
 import { hostedHandlerPath } from "@latchkey/protocol/hosted-pages";
 import type { Env } from "../env.js";
 import { requiresPublishableClientKey, type ProjectConfig } from "./project-config.js";
-import { isRedirectUrlTrusted, isUrlTrustedByProject, trustedDomainBaseUrls } from "./trusted-domains.js";
+import { isRedirectUrlTrusted, isUrlOriginTrustedByProject, isUrlTrustedByProject, trustedDomainBaseUrls } from "./trusted-domains.js";
 
 /**
  * The handler pages this server hosts for each project (issue 16 §5, routes/hosted-handler-pages.ts), at
@@ -39,6 +39,15 @@ export function hostedHandlerBase(env: Pick<Env, "publicUrl">, projectId: string
 export function isUrlTrustedForProject(env: Pick<Env, "publicUrl">, projectId: string, config: ProjectConfig, url: string): boolean {
   if (isUrlTrustedByProject(config, url)) return true;
   // The same strict parsing as for trusted domains, with the hosted pages' folder as the only one.
+  return isRedirectUrlTrusted(url, { trustedDomains: [hostedHandlerBase(env, projectId)], allowLocalhost: false });
+}
+
+/**
+ * Whether the OAuth callback may send the user to `url` (the client's redirect_uri, its error page): trusted by
+ * scheme, host and port (the path ignored, as the protocol's server checks it), or the project's hosted pages.
+ */
+export function isOAuthRedirectTrustedForProject(env: Pick<Env, "publicUrl">, projectId: string, config: ProjectConfig, url: string): boolean {
+  if (isUrlOriginTrustedByProject(config, url)) return true;
   return isRedirectUrlTrusted(url, { trustedDomains: [hostedHandlerBase(env, projectId)], allowLocalhost: false });
 }
 

@@ -108,3 +108,23 @@ export function isRedirectUrlTrusted(url: string, options: RedirectTrustOptions)
 export function isUrlTrustedByProject(config: ProjectConfig, url: string): boolean {
   return isRedirectUrlTrusted(url, { trustedDomains: trustedDomainBaseUrls(config), allowLocalhost: config.domains.allowLocalhost });
 }
+
+/**
+ * The OAuth callback's check of a client's redirect_uri, as the protocol's server makes it: localhost when the
+ * project allows it, else the scheme, host (with `*` and `**` wildcards) and port of one of its trusted domains.
+ * The path is not compared: a domain `https://app.example.com/shop` trusts `https://app.example.com/handler/…`.
+ */
+export function isUrlOriginTrustedByProject(config: ProjectConfig, url: string): boolean {
+  const origins = trustedDomainBaseUrls(config).flatMap((domain) => {
+    const origin = trustedDomainOrigin(domain);
+    return origin ? [origin] : [];
+  });
+  return isRedirectUrlTrusted(url, { trustedDomains: origins, allowLocalhost: config.domains.allowLocalhost });
+}
+
+/** `https://*.example.com:8443/app` → `https://*.example.com:8443`; undefined for an invalid domain. */
+function trustedDomainOrigin(domain: string): string | undefined {
+  if (trustedDomainError(domain) !== undefined) return undefined;
+  const base = new URL(domain.replaceAll("*", WILDCARD_PLACEHOLDER));
+  return `${base.protocol}//${base.host}`.split(WILDCARD_PLACEHOLDER).join("*");
+}

@@ -4,15 +4,24 @@ import { HTTPException } from "hono/http-exception";
 import { KnownError, KnownErrors } from "@latchkey/protocol/errors";
 import { oauthAuthorizeJsonResponse, oauthAuthorizeQuery } from "@latchkey/protocol/schemas";
 import { z } from "zod";
-import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
-import { isUrlTrustedForProject } from "../config/hosted-pages.js";
+import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
+import { isOAuthRedirectTrustedForProject } from "../config/hosted-pages.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
 import type { AppEnv } from "../http/context.js";
 import { oauthClientProject } from "../http/oauth-client.js";
+import { knownErrorResponse } from "../http/known-error-response.js";
 import { defineRoute } from "../http/route.js";
 import { ProviderCallbackError } from "../oauth/inner-client.js";
+import { clearedInnerStateCookie, hasInnerStateCookie, innerStateCookie } from "../oauth/inner-state-cookie.js";
 import { findProjectProvider, providerCallbackUrl, providerClient } from "../oauth/project-providers.js";
-import { consumeOuterState, createAuthorizationCode, createOuterState, pkceChallengeOf } from "../services/oauth-flow-records.js";
+import {
+  consumeOuterState,
+  createAuthorizationCode,
+  createOuterState,
+  OUTER_STATE_LIFETIME_MS,
+  outerStateIsUnbound,
+  pkceChallengeOf,
+} from "../services/oauth-flow-records.js";
 import { applyProviderAnswer } from "../services/oauth-sign-in.js";
 import { getProject } from "../services/projects.js";
 
@@ -33,7 +42,9 @@ export const oauthFlowRoutes = [
     summary: "Start OAuth sign-in or linking",
     description:
       "Opened in the browser (no x-stack headers): `client_id` is the project id, `client_secret` a publishable client key. Answers " +
-      "307 to the provider; with `hexclave_response_mode=json` (or `stack_response_mode=json`) 200 `{ location }` instead.",
+      "307 to the provider with one cookie, `stack-oauth-inner-<state>=true` (HttpOnly, 600 s), which the callback requires: the flow " +
+      "finishes only in the browser that started it. URLs are checked for syntax here and for trust at the callback. With " +
+      "`hexclave_response_mode=json` (or `stack_response_mode=json`) 200 `{ location }` instead, without the cookie.",
     tags: TAGS,
     access: "public",
     request: { params: providerParams, query: oauthAuthorizeQuery },
@@ -43,7 +54,6 @@ export const oauthFlowRoutes = [
       KnownErrors.InvalidPublishableClientKey,
       KnownErrors.OAuthProviderNotFoundOrNotEnabled,
       KnownErrors.OAuthExtraScopeNotAvailableWithSharedOAuthKeys,
-      KnownErrors.RedirectUrlNotWhitelisted,
     ],
     handler: async (c, { params, query }) => {
       const { db, env } = c.get("deps");
@@ -58,7 +68,6 @@ export const oauthFlowRoutes = [
       if (!provider || !usable) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
       if (query.provider_scope && provider.isShared) throw new KnownErrors.OAuthExtraScopeNotAvailableWithSharedOAuthKeys();
       const providerApi = providerClient(env, config, provider);
-      const trusted = (url: string) => isUrlTrustedForProject(env, project.id, config, url);
 
       let userId: string | null = null;
       if (query.token) {
@@ -69,24 +78,30 @@ export const oauthFlowRoutes = [
         throw new HTTPException(400, { message: "?token= query parameter is required for link type" });
       }
 
-      if (!trusted(query.redirect_uri)) throw new KnownErrors.RedirectUrlNotWhitelisted();
-      if (query.after_callback_redirect_url && !trusted(query.after_callback_redirect_url)) throw new KnownErrors.RedirectUrlNotWhitelisted();
-      // An untrusted error page is not an error now: errors are then answered here instead of redirected.
-      const errorRedirectUrl = query.error_redirect_url ?? query.error_redirect_uri ?? null;
-
+      // The URLs are only parsed here (the schema); whether they are trusted is decided at the callback, as the
+      // protocol's server does it, so an untrusted redirect_uri still goes to the provider.
+      const jsonMode = query.hexclave_response_mode === "json" || query.stack_response_mode === "json";
       const innerCodeVerifier = randomBytes(32).toString("base64url");
-      const state = await createOuterState(db, project.id, {
-        providerConfigId: provider.configId,
-        type: query.type,
-        redirectUri: query.redirect_uri,
-        clientState: query.state,
-        codeChallenge: query.code_challenge,
-        userId,
-        providerScope: query.provider_scope ?? null,
-        errorRedirectUrl: errorRedirectUrl && trusted(errorRedirectUrl) ? errorRedirectUrl : null,
-        afterCallbackRedirectUrl: query.after_callback_redirect_url ?? null,
-        innerCodeVerifier,
-      });
+      const now = Date.now();
+      const state = await createOuterState(
+        db,
+        project.id,
+        {
+          providerConfigId: provider.configId,
+          type: query.type,
+          redirectUri: query.redirect_uri.split("#")[0]!,
+          clientState: query.state,
+          // RFC 7636 §4.2: `plain` sends the verifier itself; stored as its S256 so the token endpoint checks one way.
+          codeChallenge: query.code_challenge_method === "plain" ? pkceChallengeOf(query.code_challenge) : query.code_challenge,
+          userId,
+          providerScope: query.provider_scope ?? null,
+          errorRedirectUrl: query.error_redirect_uri ?? query.error_redirect_url ?? null,
+          afterCallbackRedirectUrl: query.after_callback_redirect_url ?? null,
+          innerCodeVerifier,
+          browserBound: !jsonMode,
+        },
+        now,
+      );
       const location = (
         await providerApi.authorizationUrl({
           redirectUri: providerCallbackUrl(env, provider.configId),
@@ -95,8 +110,11 @@ export const oauthFlowRoutes = [
           extraScope: query.provider_scope,
         })
       ).toString();
-      if (query.hexclave_response_mode === "json" || query.stack_response_mode === "json") return c.json({ location }, 200);
-      return c.redirect(location, 307);
+      // 2.8.108 fetches this from the app's page and then navigates: a cross-origin fetch keeps no cookie, so
+      // that flow is not bound to a browser (its client still checks its own state against its own cookie).
+      if (jsonMode) return c.json({ location }, 200);
+      const cookie = innerStateCookie(state, { maxAgeSeconds: OUTER_STATE_LIFETIME_MS / 1000, secure: env.publicUrl.startsWith("https:"), now });
+      return new Response(null, { status: 307, headers: { location, "set-cookie": cookie } });
     },
   }),
   ...(["get", "post"] as const).map((method) =>
@@ -104,15 +122,20 @@ export const oauthFlowRoutes = [
       method,
       path: "/auth/oauth/callback/:provider_id",
       summary: method === "get" ? "OAuth provider callback" : "OAuth provider callback (form_post)",
-      description: "Where providers send the user back. Redirects to the client's redirect_uri with `code` and `state`, or to its error URL.",
+      description:
+        "Where providers send the user back, in the browser that started the flow (it holds the `stack-oauth-inner-<state>` cookie the " +
+        "authorize answer set; every answer clears it). Answers 303 to the client's redirect_uri with `code` and `state`, or redirects a " +
+        "known error to the client's error page when that page is trusted.",
       tags: TAGS,
       access: "public",
       request: { params: providerParams },
       looseQuery: true,
-      response: { status: 302, description: "A redirect to the client's redirect_uri.", schema: z.null() },
+      response: { status: 303, description: "A redirect to the client's redirect_uri (body `{}`).", schema: z.object({}) },
       errors: [
         KnownErrors.OuterOAuthTimeout,
+        KnownErrors.OAuthProviderNotFoundOrNotEnabled,
         KnownErrors.OAuthProviderAccessDenied,
+        KnownErrors.RedirectUrlNotWhitelisted,
         KnownErrors.OAuthConnectionAlreadyConnectedToAnotherUser,
         KnownErrors.ContactChannelAlreadyUsedForAuthBySomeoneElse,
         KnownErrors.SignUpNotEnabled,
@@ -122,63 +145,96 @@ export const oauthFlowRoutes = [
   ),
 ];
 
+/** The callback's answer, whatever it is, clears the flow's inner-state cookie. */
 async function oauthCallback(c: Context<AppEnv>): Promise<Response> {
+  // As the protocol's server reads it: the query's state, else a form_post body's, else none.
+  const body = c.get("body");
+  const bodyState = body && typeof body === "object" && !(body instanceof Uint8Array) ? (body as Record<string, unknown>).state : undefined;
+  const state = c.req.query("state") ?? (typeof bodyState === "string" ? bodyState : "");
+  let response: Response;
+  try {
+    response = await callbackAnswer(c, state);
+  } catch (error) {
+    if (error instanceof KnownError) response = knownErrorResponse(error, c.get("dialect"));
+    else if (error instanceof HTTPException) response = error.res ? error.getResponse() : new Response(error.message, { status: error.status, headers: { "content-type": "text/plain; charset=utf-8" } });
+    else throw error;
+  }
+  const cleared = clearedInnerStateCookie(state);
+  if (cleared) response.headers.append("set-cookie", cleared);
+  return response;
+}
+
+async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Response> {
   const { db, env } = c.get("deps");
-  const params = callbackParams(c);
-  const state = params.get("state");
+  // The browser that started the flow holds its cookie; any other (a callback URL copied from an attacker's own
+  // provider login) is refused before the flow is touched, so the real browser can still finish it.
+  if (!hasInnerStateCookie(c, state) && !(state && (await outerStateIsUnbound(db, state)))) {
+    throw new HTTPException(400, { message: "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again" });
+  }
   const consumed = state ? await consumeOuterState(db, state) : { status: "unknown" as const };
   if (consumed.status === "unknown") throw new HTTPException(400, { message: "Invalid OAuth cookie. Please try signing in again." });
+  // Answered here, not redirected to the client's error page, as the protocol's server does.
   if (consumed.status === "expired") throw new KnownErrors.OuterOAuthTimeout();
   const { info } = consumed;
   const project = await getProject(db, consumed.projectId);
   const config = renderProjectConfig(project.config_override as ConfigObject);
-  const provider = findProjectProvider(config, info.providerConfigId);
   try {
+    // The provider is the one the callback's path names; a flow started with another one cannot finish here (its
+    // code would be exchanged at the wrong provider, which the protocol's server reports as an invalid grant).
+    const provider = findProjectProvider(config, c.req.param("provider_id") ?? "");
     if (!provider) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
+    if (provider.configId !== info.providerConfigId) throw new HTTPException(400, { message: INVALID_GRANT });
     let answer;
     try {
       answer = await providerClient(env, config, provider).callback({
         redirectUri: providerCallbackUrl(env, provider.configId),
-        params,
-        state: state!,
+        params: callbackParams(c),
+        state,
         codeVerifier: info.innerCodeVerifier,
       });
     } catch (error) {
       if (!(error instanceof ProviderCallbackError)) throw error;
       if (error.kind === "access_denied") throw new KnownErrors.OAuthProviderAccessDenied();
       c.get("log").warn({ err: error, provider: provider.configId }, "OAuth provider callback failed");
-      if (error.kind === "invalid_grant") throw new HTTPException(400, { message: "Inner OAuth callback failed due to invalid grant. Please try again." });
+      if (error.kind === "invalid_grant") throw new HTTPException(400, { message: INVALID_GRANT });
       if (error.kind === "invalid_client") {
         throw new HTTPException(400, { message: "Invalid client credentials for this OAuth provider. Please ensure the configuration in the Stack Auth dashboard is correct." });
       }
       throw new HTTPException(502, { message: "The OAuth provider could not be reached or gave an answer that could not be used. Please try again." });
     }
+    // After the provider's answer and before any user is made or changed, as the protocol's server checks it.
+    const trusted = (url: string) => isOAuthRedirectTrustedForProject(env, project.id, config, url);
+    if (!trusted(info.redirectUri)) throw new KnownErrors.RedirectUrlNotWhitelisted();
     const outcome = await applyProviderAnswer(db, env, project, provider, info, answer);
     const code = await createAuthorizationCode(db, project.id, {
       userId: outcome.userId,
       redirectUri: info.redirectUri,
       codeChallenge: info.codeChallenge,
       isNewUser: outcome.isNewUser,
-      afterCallbackRedirectUrl: info.afterCallbackRedirectUrl,
+      // Handed back to the client only when trusted; clients check it again before going there.
+      afterCallbackRedirectUrl: info.afterCallbackRedirectUrl && trusted(info.afterCallbackRedirectUrl) ? info.afterCallbackRedirectUrl : null,
     });
     const target = new URL(info.redirectUri);
     target.searchParams.set("code", code);
     target.searchParams.set("state", info.clientState);
-    return c.redirect(target.toString(), 302);
+    return new Response("{}", { status: 303, headers: { location: target.toString(), "content-type": "application/json; charset=utf-8" } });
   } catch (error) {
-    if (error instanceof KnownError && info.errorRedirectUrl) return errorRedirect(c, project.id, config, info.errorRedirectUrl, error);
+    if (error instanceof KnownError && info.errorRedirectUrl && isOAuthRedirectTrustedForProject(env, project.id, config, info.errorRedirectUrl)) {
+      return errorRedirect(info.errorRedirectUrl, error);
+    }
     throw error;
   }
 }
 
-/** A known error shown on the client's error page: `errorCode`, `message`, `details` in the query, as the protocol does. */
-function errorRedirect(c: Context<AppEnv>, projectId: string, config: ProjectConfig, errorRedirectUrl: string, error: KnownError): Response {
-  if (!isUrlTrustedForProject(c.get("deps").env, projectId, config, errorRedirectUrl)) throw error;
+const INVALID_GRANT = "Inner OAuth callback failed due to invalid grant. Please try again.";
+
+/** A known error shown on the client's (trusted) error page: `errorCode`, `message`, `details` in the query, as the protocol does. */
+function errorRedirect(errorRedirectUrl: string, error: KnownError): Response {
   const url = new URL(errorRedirectUrl);
   url.searchParams.set("errorCode", error.code);
   url.searchParams.set("message", error.message);
   url.searchParams.set("details", JSON.stringify(error.details ?? {}));
-  return c.redirect(url.toString(), 302);
+  return new Response(null, { status: 302, headers: { location: url.toString() } });
 }
 
 /** The provider's answer: query parameters, and the form fields of a form_post callback (Apple). */

@@ -55,12 +55,14 @@ export const oauthProvidersRoutes = [
     method: "post",
     path: "/oauth-providers",
     summary: "Create an OAuth provider",
-    description: "Links a provider account to a user (servers only).",
+    description:
+      "Links a provider account to a user (servers only). 404 text for a `provider_config_id` the project has no entry for; 400 texts " +
+      "when the user already signs in with that provider type (and `allow_sign_in` is on) or has that type's `account_id` linked.",
     tags: TAGS,
     access: ["server", "admin"],
     request: { body: oauthProviderServerCreate },
     response: { status: 201, description: "The new link.", schema: oauthProviderServerRead },
-    errors: [KnownErrors.OAuthProviderNotFoundOrNotEnabled, KnownErrors.OAuthProviderAccountIdAlreadyUsedForSignIn, KnownErrors.UserNotFound],
+    errors: [KnownErrors.OAuthProviderAccountIdAlreadyUsedForSignIn, KnownErrors.UserNotFound],
     handler: async (c, { auth, body }) => {
       const userId = namedUser(auth, body.user_id, forbidden("create"));
       const config = configOf(auth);
@@ -103,7 +105,7 @@ export const oauthProvidersRoutes = [
     errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.OAuthProviderAccountIdAlreadyUsedForSignIn],
     handler: async (c, { auth, params, body }) => {
       const userId = namedUser(auth, params.user_id, forbidden("update"));
-      const row = await updateOAuthAccount(c.get("deps").db, auth.project.id, userId, params.provider_id, {
+      const row = await updateOAuthAccount(c.get("deps").db, auth.project.id, configOf(auth), userId, params.provider_id, {
         allowSignIn: body.allow_sign_in,
         allowConnectedAccounts: body.allow_connected_accounts,
         email: "email" in body ? body.email : undefined,

@@ -1,3 +1,4 @@
+import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { OAUTH_PROVIDER_IDS, type OAuthProviderId, type OAuthProviderServerRead } from "@latchkey/protocol/schemas";
 import type { Selectable } from "kysely";
@@ -63,16 +64,22 @@ export interface NewOAuthAccount {
   allowConnectedAccounts: boolean;
 }
 
-/** Links a provider account to a user; OAUTH_PROVIDER_NOT_FOUND_OR_NOT_ENABLED for a provider the project lacks. */
+/**
+ * Links a provider account to a user. Refused, in the protocol server's order: a provider the project lacks (404);
+ * a user that does not exist; a second sign-in link of the same provider type for the user; the same type and
+ * account id linked to the user already; a provider account that signs in to another user (the unique index).
+ */
 export async function createOAuthAccount(db: Db, projectId: string, config: ProjectConfig, input: NewOAuthAccount): Promise<OAuthAccountRow> {
   const provider = findProjectProvider(config, input.providerConfigId);
-  if (!provider) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
+  if (!provider) throw providerNotConfigured(input.providerConfigId);
   if (!UUID.test(input.userId)) throw new KnownErrors.UserNotFound();
   // Each change to a user's links shows in its oauth_providers (id, account id, email): user.updated.
   return uniqueLinks(() =>
     db.transaction().execute(async (trx) => {
-      const user = await trx.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", input.userId).executeTakeFirst();
+      // Locked, so two requests for the same user cannot both pass the per-user checks.
+      const user = await trx.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", input.userId).forUpdate().executeTakeFirst();
       if (!user) throw new KnownErrors.UserNotFound();
+      await checkUserLinks(trx, projectId, config, user.id, provider.type, { allowSignIn: input.allowSignIn, accountId: input.accountId });
       return emittingUserUpdated(trx, projectId, user.id, () =>
         trx
           .insertInto("oauth_accounts")
@@ -92,6 +99,41 @@ export async function createOAuthAccount(db: Db, projectId: string, config: Proj
   );
 }
 
+const providerNotConfigured = (providerConfigId: string) => new HTTPException(404, { message: `OAuth provider ${providerConfigId} not found or not configured` });
+
+/** The config ids a user's links of provider type `type` may have: the entries of that type, and the type itself (links made before an entry was renamed). */
+export function sameTypeConfigIds(config: ProjectConfig, type: OAuthProviderId): string[] {
+  return [type, ...Object.entries(config.auth.oauth.providers).flatMap(([configId, entry]) => (entry.type === type ? [configId] : []))];
+}
+
+/**
+ * A user's links of one provider type (SPEC.md §3): one of them at most signs in, and an account id is linked once.
+ * `except` is the link being changed. The protocol server's 400 texts.
+ */
+async function checkUserLinks(
+  trx: Db,
+  projectId: string,
+  config: ProjectConfig,
+  userId: string,
+  type: OAuthProviderId,
+  change: { allowSignIn?: boolean; accountId?: string; except?: string },
+): Promise<void> {
+  const links = await trx
+    .selectFrom("oauth_accounts")
+    .select(["id", "allow_sign_in", "provider_account_id"])
+    .where("project_id", "=", projectId)
+    .where("user_id", "=", userId)
+    .where("provider_config_id", "in", sameTypeConfigIds(config, type))
+    .execute();
+  const others = links.filter((link) => link.id !== change.except);
+  if (change.allowSignIn && others.some((link) => link.allow_sign_in)) {
+    throw new HTTPException(400, { message: "The same provider type with sign-in enabled already exists for this user." });
+  }
+  if (change.accountId !== undefined && others.some((link) => link.provider_account_id === change.accountId)) {
+    throw new HTTPException(400, { message: "The same provider type with the same account ID already exists for this user." });
+  }
+}
+
 export interface OAuthAccountUpdate {
   allowSignIn?: boolean;
   allowConnectedAccounts?: boolean;
@@ -99,7 +141,11 @@ export interface OAuthAccountUpdate {
   accountId?: string;
 }
 
-export async function updateOAuthAccount(db: Db, projectId: string, userId: string, id: string, update: OAuthAccountUpdate): Promise<OAuthAccountRow | undefined> {
+/**
+ * Changes a link; undefined when the user has no such link. The link's provider entry must still exist (404 as
+ * at creation), and the change must keep the user's links of that type valid (checkUserLinks).
+ */
+export async function updateOAuthAccount(db: Db, projectId: string, config: ProjectConfig, userId: string, id: string, update: OAuthAccountUpdate): Promise<OAuthAccountRow | undefined> {
   if (!UUID.test(userId) || !UUID.test(id)) return undefined;
   const changes = {
     ...(update.allowSignIn !== undefined ? { allow_sign_in: update.allowSignIn } : {}),
@@ -107,15 +153,17 @@ export async function updateOAuthAccount(db: Db, projectId: string, userId: stri
     ...(update.email !== undefined ? { email: update.email } : {}),
     ...(update.accountId !== undefined ? { provider_account_id: update.accountId } : {}),
   };
-  if (Object.keys(changes).length === 0) return findOAuthAccount(db, projectId, userId, id);
   return uniqueLinks(() =>
-    db
-      .transaction()
-      .execute((trx) =>
-        emittingUserUpdated(trx, projectId, userId, () =>
-          trx.updateTable("oauth_accounts").set(changes).where("project_id", "=", projectId).where("user_id", "=", userId).where("id", "=", id.toLowerCase()).returningAll().executeTakeFirst(),
-        ),
-      ),
+    db.transaction().execute(async (trx) => {
+      const user = await trx.selectFrom("users").select("id").where("project_id", "=", projectId).where("id", "=", userId).forUpdate().executeTakeFirst();
+      const link = user && (await trx.selectFrom("oauth_accounts").selectAll().where("project_id", "=", projectId).where("user_id", "=", userId).where("id", "=", id.toLowerCase()).executeTakeFirst());
+      if (!link) return undefined;
+      const provider = findProjectProvider(config, link.provider_config_id);
+      if (!provider) throw providerNotConfigured(link.provider_config_id);
+      if (Object.keys(changes).length === 0) return link;
+      await checkUserLinks(trx, projectId, config, userId, provider.type, { allowSignIn: update.allowSignIn, accountId: update.accountId, except: link.id });
+      return emittingUserUpdated(trx, projectId, userId, () => trx.updateTable("oauth_accounts").set(changes).where("id", "=", link.id).returningAll().executeTakeFirst());
+    }),
   );
 }
 

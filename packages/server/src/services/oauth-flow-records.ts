@@ -6,7 +6,8 @@ import { secureRandomString } from "../crypto/secrets.js";
  * The two short-lived records of an OAuth sign-in (SPEC.md §4), both stored by hash and used up with one
  * `DELETE … RETURNING`, so each works once even when requests race:
  * - the outer state: what the client asked for at /auth/oauth/authorize, named by the state Latchkey sends to
- *   the provider (never a bare cookie: the callback must present a state the database knows);
+ *   the provider; the browser that asked also holds a cookie named after that state (routes/auth-oauth.ts), so
+ *   the callback needs both the cookie and a state the database knows;
  * - the authorization code Latchkey hands the client, exchanged at /auth/oauth/token with the PKCE verifier.
  */
 
@@ -19,9 +20,10 @@ export const AUTHORIZATION_CODE_LIFETIME_MS = 5 * 60_000;
 export interface OuterOAuthInfo {
   providerConfigId: string;
   type: "authenticate" | "link";
-  /** The client's redirect_uri and state, for the redirect that ends the callback. */
+  /** The client's redirect_uri (without its fragment) and state, for the redirect that ends the callback. */
   redirectUri: string;
   clientState: string;
+  /** Always an S256 challenge: a `plain` one is stored as its S256 (pkceChallengeOf), so one check serves both. */
   codeChallenge: string;
   /** The user of the `token` sent along: who links, or the anonymous user to upgrade. */
   userId: string | null;
@@ -30,6 +32,11 @@ export interface OuterOAuthInfo {
   afterCallbackRedirectUrl: string | null;
   /** PKCE verifier towards the provider. */
   innerCodeVerifier: string;
+  /**
+   * False for a flow whose authorize request was a script's fetch (the JSON response mode): a cross-origin fetch
+   * cannot set the inner-state cookie, so its callback is accepted without one. Absent means bound.
+   */
+  browserBound?: boolean;
 }
 
 const hash = (value: string) => new Uint8Array(createHash("sha256").update(value, "utf8").digest());
@@ -42,6 +49,14 @@ export async function createOuterState(db: Db, projectId: string, info: OuterOAu
     .values({ state_hash: hash(state), project_id: projectId, info: JSON.stringify(info), expires_at: new Date(now + OUTER_STATE_LIFETIME_MS) })
     .execute();
   return state;
+}
+
+/** Whether the state names a flow whose callback needs no inner-state cookie (`browserBound: false`); nothing is used up. */
+export async function outerStateIsUnbound(db: Db, state: string): Promise<boolean> {
+  const row = await db.selectFrom("oauth_outer_states").select("info").where("state_hash", "=", hash(state)).executeTakeFirst();
+  if (!row) return false;
+  const info = (typeof row.info === "string" ? JSON.parse(row.info) : row.info) as OuterOAuthInfo;
+  return info.browserBound === false;
 }
 
 export type ConsumedOuterState = { status: "ok"; projectId: string; info: OuterOAuthInfo } | { status: "expired"; projectId: string; info: OuterOAuthInfo } | { status: "unknown" };

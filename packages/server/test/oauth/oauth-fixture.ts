@@ -53,7 +53,9 @@ export interface ClientFlow {
 export function clientFlow(project: TestProject, provider: string, options: { type?: "authenticate" | "link"; token?: string; afterCallback?: string; errorRedirect?: string | null; redirectUri?: string } = {}): ClientFlow {
   const verifier = randomBytes(32).toString("base64url");
   const state = randomBytes(24).toString("base64url");
-  const url = new URL(`${server.url}/api/v1/auth/oauth/authorize/${provider}`);
+  // On the server's public URL, as the client library's base URL names it: the authorize answer's cookie is then
+  // on the host the provider sends the browser back to.
+  const url = new URL(`${server.env.publicUrl}/api/v1/auth/oauth/authorize/${provider}`);
   const params: Record<string, string | undefined> = {
     client_id: project.projectId,
     client_secret: project.publishableClientKey,
@@ -75,7 +77,8 @@ export function clientFlow(project: TestProject, provider: string, options: { ty
 
 /** Plays the browser: authorize → provider login as `who` → callback; returns where Latchkey sends the user. */
 export async function loginAs(flow: ClientFlow, who: string, options: { cancel?: boolean } = {}): Promise<URL> {
-  const { location } = await loginAtDevProvider(flow.authorizeUrl, who, options);
+  const { location, response } = await loginAtDevProvider(flow.authorizeUrl, who, options);
+  expect(location, `${response.status} ${await response.clone().text()}`).not.toBe("");
   return new URL(location);
 }
 
@@ -86,8 +89,9 @@ export function codeFrom(flow: ClientFlow, landing: URL): string {
   return landing.searchParams.get("code")!;
 }
 
-export function exchange(project: TestProject, code: string, verifier: string, redirectUri = CALLBACK): Promise<ApiResponse> {
-  const body = new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: redirectUri, client_id: project.projectId, client_secret: project.publishableClientKey });
+export function exchange(project: TestProject, code: string, verifier: string, redirectUri: string | null = CALLBACK): Promise<ApiResponse> {
+  const body = new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, client_id: project.projectId, client_secret: project.publishableClientKey });
+  if (redirectUri !== null) body.set("redirect_uri", redirectUri);
   return api(server.url, "/auth/oauth/token", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: body.toString() });
 }
 
