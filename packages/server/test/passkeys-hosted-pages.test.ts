@@ -70,7 +70,7 @@ describe("passkeys on the hosted handler pages", () => {
     await configure(project, REQUIRES_KEYS);
     const response = await passkeyPost(project, "/sign-in", { authentication_response: authenticator.authenticate(options, HOSTED_PAGE), code }, { origin: SERVER_ORIGIN });
     expectKnownError(response, "PASSKEY_AUTHENTICATION_FAILED", 400);
-    expect(response.body.error).toBe(`The origin "${SERVER_ORIGIN}" is not a trusted domain of this project`);
+    expect(response.body.error).toBe("Passkey authentication failed because the origin is not allowed");
   });
 
   it("accepts the server's exact origin only: not its other schemes, ports, subdomains or look-alikes", async () => {

@@ -4,12 +4,14 @@ import { signInResponse } from "./auth.js";
 /**
  * Wire shapes of `/auth/passkey/*` (passkeys, WebAuthn; SPEC.md §4 "Passkey", §7 "Auth"). The credentials
  * are the JSON forms @simplewebauthn/browser produces (`RegistrationResponseJSON`,
- * `AuthenticationResponseJSON`): binary fields are base64url strings. Only what the server reads is
- * required; browsers add fields over time (`authenticatorAttachment`, `publicKey`, …), so the objects are
- * open, and the cryptographic checks happen in the server's WebAuthn verification, not here.
+ * `AuthenticationResponseJSON`): binary fields are base64url strings, or standard base64, which is read too.
+ * Only what the server reads is required; browsers add fields over time (`authenticatorAttachment`,
+ * `publicKey`, …), so the objects are open, and the cryptographic checks happen in the server's WebAuthn
+ * verification, not here.
  */
 
-const base64Url = z.string().regex(/^[A-Za-z0-9_-]*$/, "must be base64url");
+/** base64url, or padded standard base64 as some clients send it (the protocol's server reads both). */
+const base64Url = z.string().regex(/^[A-Za-z0-9_+/-]*={0,2}$/, "must be base64url");
 
 /** `POST /auth/passkey/initiate-passkey-registration` and `/initiate-passkey-authentication`: the client library sends `{}`. */
 export const initiatePasskeyBody = z.strictObject({});
