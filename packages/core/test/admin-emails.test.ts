@@ -9,6 +9,18 @@ const live = useLiveServer();
 const LIGHT = "1df07ae6-abf3-4a40-83a5-a1a2cbe336ac";
 const DARK = "a0172b5d-cff0-463b-83bb-85124697373a";
 
+/** Points the project's mail at its own SMTP server: templates can be changed only then, as in the protocol. */
+async function useOwnEmailServer(project: Awaited<ReturnType<typeof createTestProject>>, port = 2525): Promise<void> {
+  const configured = await fetch(`${live.server().url}/api/v1/internal/config/override`, {
+    method: "PATCH",
+    headers: { ...project.headers("admin"), "content-type": "application/json" },
+    body: JSON.stringify({
+      config_override_string: JSON.stringify({ "emails.server": { isShared: false, host: "127.0.0.1", port, username: "u", password: "p", senderName: "Mailer", senderEmail: "m@acme.example" } }),
+    }),
+  });
+  expect(configured.status).toBe(200);
+}
+
 describe("an admin app's email themes, templates and drafts", () => {
   it("creates, reads, changes and deletes a theme", async () => {
     const admin = adminAppFor(live.server(), await createTestProject(live.server()));
@@ -44,15 +56,19 @@ describe("an admin app's email themes, templates and drafts", () => {
     expect(await admin.listEmailTemplates()).toHaveLength(5);
   });
 
-  it("previews a template and saves one only when it renders", async () => {
-    const admin = adminAppFor(live.server(), await createTestProject(live.server(), "Acme"));
+  it("previews a template and saves one only when it renders, on the project's own email server", async () => {
+    const project = await createTestProject(live.server(), "Acme");
+    const admin = adminAppFor(live.server(), project);
     const preview = await admin.renderEmailPreview({ templateId: "822687fe-8d0a-4467-a0d1-416b6e639478", themeId: false, variables: { otp: "ABC123" } });
     expect(preview).toMatchObject({ subject: "Sign in to Acme: Your code is ABC123", notificationCategory: "Transactional" });
     expect(preview.html).toContain("ABC123");
-    expect(preview.text).toContain("ABC123");
+    const withoutSubject = await admin.renderEmailPreview({ templateTsxSource: "export function EmailTemplate() { return <p>Hi</p>; }", themeId: false });
+    expect(withoutSubject).toEqual({ html: expect.stringContaining('<html dir="ltr" lang="en"><head></head><body><p>Hi</p></body></html>') });
 
     const source = 'export function EmailTemplate({ user }) { return <p>Dear {user.displayName}</p>; }';
     const { id } = await admin.createEmailTemplate("Note");
+    await expect(admin.updateEmailTemplate(id, { tsxSource: source })).rejects.toBeInstanceOf(KnownErrors.RequiresCustomEmailServer);
+    await useOwnEmailServer(project);
     const saved = await admin.updateEmailTemplate(id, { tsxSource: source, themeId: DARK });
     expect(saved.renderedHtml).toContain("<p>Dear John Doe</p>");
     expect(await admin.getEmailTemplate(id)).toEqual({ id, displayName: "Note", tsxSource: source, themeId: DARK });
@@ -65,10 +81,10 @@ describe("an admin app's email themes, templates and drafts", () => {
     const { id } = await admin.createEmailDraft({ displayName: "Launch", themeId: DARK });
     expect(await admin.listEmailDrafts()).toEqual([{ id, displayName: "Launch", tsxSource: expect.stringContaining("EmailTemplate"), themeId: DARK, sentAt: null }]);
     const sentAt = new Date(Date.now() - 1000);
-    const changed = await admin.updateEmailDraft(id, { themeId: false, tsxSource: "source", sentAt });
-    expect(changed).toEqual({ id, displayName: "Launch", tsxSource: "source", themeId: false, sentAt });
-    expect(await admin.getEmailDraft(id)).toEqual(changed);
-    const reopened = await admin.updateEmailDraft(id, { themeId: null, sentAt: null });
+    await admin.updateEmailDraft(id, { themeId: false, tsxSource: "source", sentAt });
+    expect(await admin.getEmailDraft(id)).toEqual({ id, displayName: "Launch", tsxSource: "source", themeId: false, sentAt });
+    await admin.updateEmailDraft(id, { themeId: null, sentAt: null });
+    const reopened = await admin.getEmailDraft(id);
     expect(reopened.themeId).toBeUndefined();
     expect(reopened.sentAt).toBeNull();
     await admin.deleteEmailDraft(id);
@@ -90,14 +106,7 @@ describe("an admin app sending mail", () => {
     try {
       const project = await createTestProject(live.server(), "Mailer");
       const admin = adminAppFor(live.server(), project);
-      const configured = await fetch(`${live.server().url}/api/v1/internal/config/override`, {
-        method: "PATCH",
-        headers: { ...project.headers("admin"), "content-type": "application/json" },
-        body: JSON.stringify({
-          config_override_string: JSON.stringify({ "emails.server": { isShared: false, host: "127.0.0.1", port: smtp.port, username: "u", password: "p", senderName: "Mailer", senderEmail: "m@acme.example" } }),
-        }),
-      });
-      expect(configured.status).toBe(200);
+      await useOwnEmailServer(project, smtp.port);
       const address = `reader-${crypto.randomUUID()}@example.com`;
       const reader = await admin.createUser({ primaryEmail: address, displayName: "Ada" });
       const { id } = await admin.createEmailDraft({ displayName: "Note", tsxSource: 'export function EmailTemplate({ user }) { return <p>Dear {user.displayName}</p>; }' });

@@ -109,8 +109,9 @@ export function adminEmailActions(ctx: AppContext) {
       return admin("POST", "/internal/email-drafts", { display_name: input.displayName, theme_id: input.themeId, tsx_source: input.tsxSource });
     },
 
-    async updateEmailDraft(id: string, update: EmailDraftUpdate): Promise<EmailDraft> {
-      return emailDraftFromWire(await admin<EmailDraftRead>("PATCH", at("/internal/email-drafts", id), emailDraftUpdateToWire(update)));
+    /** Changes the given fields (the server answers no draft: `getEmailDraft` reads it again). */
+    async updateEmailDraft(id: string, update: EmailDraftUpdate): Promise<void> {
+      await admin("PATCH", at("/internal/email-drafts", id), emailDraftUpdateToWire(update));
     },
 
     async deleteEmailDraft(id: string): Promise<void> {
@@ -139,14 +140,18 @@ export function adminEmailActions(ctx: AppContext) {
 
     /** Renders a theme around a template without saving anything (the editor's live preview). */
     async renderEmailPreview(request: EmailPreviewRequest): Promise<EmailPreview> {
-      const wire = await admin<{ html: string; text: string; subject: string; notification_category?: string }>("POST", "/emails/render-email", {
+      const wire = await admin<{ html: string; subject?: string; notification_category?: string }>("POST", "/emails/render-email", {
         theme_id: request.themeId,
         theme_tsx_source: request.themeTsxSource,
         template_id: request.templateId,
         template_tsx_source: request.templateTsxSource,
         variables: request.variables,
       });
-      return { html: wire.html, text: wire.text, subject: wire.subject, ...(wire.notification_category !== undefined ? { notificationCategory: wire.notification_category } : {}) };
+      return {
+        html: wire.html,
+        ...(wire.subject !== undefined ? { subject: wire.subject } : {}),
+        ...(wire.notification_category !== undefined ? { notificationCategory: wire.notification_category } : {}),
+      };
     },
   };
 }

@@ -64,10 +64,10 @@ export interface EmailPreviewRequest {
   variables?: Record<string, unknown>;
 }
 
+/** A rendered preview: the subject and category are there only when the template sets them. */
 export interface EmailPreview {
   html: string;
-  text: string;
-  subject: string;
+  subject?: string;
   notificationCategory?: string;
 }
 
