@@ -17,12 +17,12 @@ describe("an admin app's email server and sent log", () => {
       const address = `admin-${crypto.randomUUID()}@example.com`;
       expect(await admin.sendTestEmail(address, server(accepting.port))).toEqual({ success: true });
       const mail = await accepting.nextMessage(address);
-      expect(mail.subject).toBe("Test email");
+      expect(mail.subject).toBe("Test Email from Stack Auth");
       expect(mail.auth).toEqual({ username: "mailer", password: "secret" });
 
       const refused = await admin.sendTestEmail(address, server(refusing.port));
       expect(refused.success).toBe(false);
-      expect(!refused.success && refused.errorMessage).toMatch(/Invalid username or password/);
+      expect(!refused.success && refused.errorMessage).toBe("Failed to authenticate with the email server. Please check your email credentials configuration.");
 
       const closed = await admin.sendTestEmail(address, server(await freePort()));
       expect(closed.success).toBe(false);

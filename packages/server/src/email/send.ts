@@ -72,9 +72,9 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
   const unsubscribeLink = "unsubscribeLink" in message ? message.unsubscribeLink : undefined;
   let delivery: EmailDelivery;
   try {
-    delivery = resolveDelivery(deps.env, renderProjectConfig(project.config_override as ConfigObject).emails.server);
+    delivery = resolveDelivery(deps.env, renderProjectConfig(project.config_override as ConfigObject).emails.server, project.display_name);
   } catch (err) {
-    delivery = { kind: "misconfigured", error: errorText(err), senderEmail: deps.env.emailSender, senderConfig: { type: "shared" } };
+    delivery = { kind: "misconfigured", error: errorText(err), senderEmail: deps.env.emailSender, senderConfig: { type: "shared", sender_name: project.display_name } };
   }
   const log = deps.log.child({ projectId: project.id, template: templateId });
 

@@ -25,9 +25,10 @@ export type EmailDelivery =
 
 /**
  * Resolves a project's email server: `standard` is the project's own SMTP server; `shared` is the
- * server's own SMTP server from the environment, or the dev outbox when none is configured.
+ * server's own SMTP server from the environment, or the dev outbox when none is configured. `projectName` is the
+ * sender name of shared mail.
  */
-export function resolveDelivery(env: Env, server: EmailServerConfig): EmailDelivery {
+export function resolveDelivery(env: Env, server: EmailServerConfig, projectName: string): EmailDelivery {
   if (!server.isShared) {
     const senderConfig: SentEmailSenderConfig = withoutUndefined({
       type: "standard",
@@ -43,19 +44,23 @@ export function resolveDelivery(env: Env, server: EmailServerConfig): EmailDeliv
     }
     return { kind: "smtp", transporter: standardTransport({ host, port, username, password, senderEmail, senderName: senderName ?? "" }), senderEmail, senderConfig };
   }
-  const senderConfig: SentEmailSenderConfig = { type: "shared", sender_email: env.emailSender };
+  // Shared mail goes out under the project's name (email/send.ts), which the sent-email log shows as its sender name.
+  const senderConfig: SentEmailSenderConfig = { type: "shared", sender_name: projectName, sender_email: env.emailSender };
   if (!env.sharedSmtp) return { kind: "outbox", senderEmail: env.emailSender, senderConfig };
   return { kind: "smtp", transporter: sharedTransport(env.sharedSmtp), senderEmail: env.emailSender, senderConfig };
 }
 
-/** A transport to a project's own SMTP server. Port 465 speaks TLS from the start; others upgrade with STARTTLS when offered. */
-export function standardTransport(config: StandardSmtpConfig): Transporter {
+/**
+ * A transport to a project's own SMTP server. Port 465 speaks TLS from the start; others upgrade with STARTTLS when
+ * offered. `timeouts` replaces the default stall limits (the test send has its own overall limit).
+ */
+export function standardTransport(config: StandardSmtpConfig, timeouts: typeof TIMEOUTS = TIMEOUTS): Transporter {
   return nodemailer.createTransport({
     host: config.host,
     port: config.port,
     secure: config.port === 465,
     auth: { user: config.username, pass: config.password },
-    ...TIMEOUTS,
+    ...timeouts,
   });
 }
 

@@ -1,13 +1,12 @@
 import { sendTestEmailBody, sendTestEmailResponse, sentEmailListResponse } from "@latchkey/protocol/schemas";
-import { errorText } from "../email/send.js";
-import { standardTransport } from "../email/transport.js";
+import { sendTestEmail, TEST_EMAIL_SUBJECT, testEmailSenderConfig } from "../email/test-email.js";
 import { defineRoute } from "../http/route.js";
 
 const TAGS = ["Emails"];
 
 /**
  * Admin email routes: `GET /internal/emails` lists what the project sent (newest first), and
- * `POST /internal/send-test-email` tries an SMTP config and reports success or the SMTP error text.
+ * `POST /internal/send-test-email` tries an SMTP config (email/test-email.ts) and reports success or what failed.
  */
 export const internalEmailsRoutes = [
   defineRoute({
@@ -41,37 +40,37 @@ export const internalEmailsRoutes = [
     method: "post",
     path: "/internal/send-test-email",
     summary: "Send a test email through an SMTP server",
-    description: "Tries the given email server config; an SMTP failure is answered as `success: false` with the server's error text, not as an error.",
+    description:
+      "Tries the given email server config with a plain-text mail. A failure is answered as `success: false` with one of five texts " +
+      "(host, login, timeout, over 10 seconds, other), not as an error; every attempt is kept in the sent-email log.",
     tags: TAGS,
     access: ["admin"],
     request: { body: sendTestEmailBody },
     response: { description: "Whether the mail went out.", schema: sendTestEmailResponse },
-    handler: async (c, { body }) => {
-      const config = body.email_config;
-      const transporter = standardTransport({
-        host: config.host,
-        port: config.port,
-        username: config.username,
-        password: config.password,
-        senderEmail: config.sender_email,
-        senderName: config.sender_name,
-      });
-      try {
-        await transporter.sendMail({
-          from: { name: config.sender_name, address: config.sender_email },
-          to: body.recipient_email,
-          subject: "Test email",
-          text: "This is a test email. Your email server settings work.\n",
-          html: "<p>This is a test email. Your email server settings work.</p>",
-        });
-        return { success: true };
-      } catch (err) {
-        const message = errorText(err);
-        c.get("log").info({ error: message }, "test email failed");
-        return { success: false, error_message: message };
-      } finally {
-        transporter.close();
-      }
+    handler: async (c, { auth, body }) => {
+      const { email_config: wire, recipient_email: to } = body;
+      const config = { host: wire.host, port: wire.port, username: wire.username, password: wire.password, senderEmail: wire.sender_email, senderName: wire.sender_name };
+      const outcome = await sendTestEmail(config, to);
+      // Logged like any send, so that a failure reaches the failed-emails digest and the admin's sent log.
+      await c
+        .get("deps")
+        .db.insertInto("sent_emails")
+        .values({
+          project_id: auth.project.id,
+          user_id: null,
+          template: null,
+          recipient: to,
+          subject: TEST_EMAIL_SUBJECT,
+          html: null,
+          text: null,
+          sender_config: JSON.stringify(testEmailSenderConfig(config)),
+          delivery: "smtp",
+          error: outcome.error === null ? null : outcome.detail,
+        })
+        .execute();
+      if (outcome.error === null) return { success: true };
+      c.get("log").info({ error: outcome.detail }, "test email failed");
+      return { success: false, error_message: outcome.error };
     },
   }),
 ];
