@@ -80,8 +80,9 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   const connections = trackConnections(server as Server);
   // Every process sweeps spent codes; concurrent sweeps share the work (see the sweep's comment).
   const sweeper = startVerificationCodeSweeper(db, log);
-  // Every process checks hourly for the day's failed-emails digest; one of them claims and sends it.
-  const failedEmailsDigest = startFailedEmailsDigestTimer({ db, env, log }, log);
+  // Every process checks hourly for the day's failed-emails digest; one of them claims and sends it. With a cron
+  // secret, an outside scheduler runs it (the route lists the last 24 hours): a timer too would mail it twice.
+  const failedEmailsDigest = env.cronSecret ? undefined : startFailedEmailsDigestTimer({ db, env, log }, log);
   // Every process delivers webhooks; processes on one database share the due deliveries (see the worker's comment).
   // (With a real Svix server configured, it only finishes deliveries queued before; new events are forwarded there.)
   const webhookDelivery = startWebhookDelivery(db, env, log, feed);
@@ -104,7 +105,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
       await allClosed;
       clearTimeout(timer);
       await sweeper.stop();
-      await failedEmailsDigest.stop();
+      await failedEmailsDigest?.stop();
       await webhookDelivery.stop();
       await svixForwarder?.stop();
       detachWebhookListening();

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../src/log.js";
-import { claimDailyDigest, runFailedEmailsDigest } from "../src/services/failed-emails-digest.js";
+import { claimDailyDigest } from "../src/services/failed-emails-digest.js";
 import { getProject } from "../src/services/projects.js";
 import { createUser } from "../src/services/users.js";
 import { api } from "./support/api.js";
@@ -8,9 +7,9 @@ import { startSmtpCapture, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 import { closedPort } from "./support/ports.js";
 
-// Issue 19: the failed-emails digest. A project whose own SMTP server refuses connections fails its sends
-// (really: nodemailer meets a closed port); its admins then get one mail from Latchkey's shared SMTP server
-// (a real SMTP server in the test) listing them, and the next digest reports only newer failures.
+// The failed-emails digest, as the reference answers it (issues 19 and 29): a project whose own SMTP server refuses
+// connections fails its sends (really: nodemailer meets a closed port); its owners then get one mail, "Failed emails
+// digest", from Latchkey's shared SMTP server (a real SMTP server in the test) listing the last 24 hours' failures.
 const CRON_SECRET = "cron-secret-for-the-digest-test";
 let server: TestServer;
 let smtp: SmtpCapture;
@@ -24,16 +23,14 @@ afterAll(async () => {
 });
 
 const email = () => `user-${crypto.randomUUID()}@example.com`;
-const deps = () => ({ db: server.db, env: server.env, log: createLogger("silent") });
 
-
-/** A project with one admin (a user of the internal project in the team owning it) and an SMTP server that is down. */
-async function projectWithFailingMail(name: string): Promise<{ project: TestProject; adminEmail: string }> {
-  const project = await createTestProject(server, name);
-  const adminEmail = email();
-  const admin = await createUser(server.db, (await getProject(server.db, "internal"))!, { primaryEmail: adminEmail, primaryEmailVerified: true });
-  await server.db.updateTable("projects").set({ owner_team_id: admin.selected_team_id }).where("id", "=", project.projectId).execute();
-  const configured = await api(server.url, "/internal/config/override", {
+/** A project with one owner (a user of the internal project in the team owning it) and an SMTP server that is down. */
+async function projectWithFailingMail(on: TestServer, name: string): Promise<{ project: TestProject; ownerEmail: string }> {
+  const project = await createTestProject(on, name);
+  const ownerEmail = email();
+  const owner = await createUser(on.db, (await getProject(on.db, "internal"))!, { primaryEmail: ownerEmail, primaryEmailVerified: true });
+  await on.db.updateTable("projects").set({ owner_team_id: owner.selected_team_id }).where("id", "=", project.projectId).execute();
+  const configured = await api(on.url, "/internal/config/override", {
     method: "PATCH",
     headers: project.headers("admin"),
     body: {
@@ -43,73 +40,117 @@ async function projectWithFailingMail(name: string): Promise<{ project: TestProj
     },
   });
   expect(configured.status).toBe(200);
-  return { project, adminEmail };
+  return { project, ownerEmail };
 }
 
-/** Mails `count` new users of the project through its (failing) server: each send is recorded with its error. */
-async function failSends(project: TestProject, count: number, subject: string): Promise<void> {
+/** Mails new users of the project through its (failing) server: each send is recorded with its error. Returns their addresses. */
+async function failSends(on: TestServer, project: TestProject, subject: string, count = 1): Promise<string[]> {
+  const addresses: string[] = [];
   const userIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    const created = await api(server.url, "/users", { headers: project.headers("server"), body: { primary_email: email() } });
+    addresses.push(email());
+    const created = await api(on.url, "/users", { headers: project.headers("server"), body: { primary_email: addresses[i] } });
     expect(created.status).toBe(201);
     userIds.push(created.body.id);
   }
-  const sent = await api(server.url, "/emails/send-email", { headers: project.headers("server"), body: { user_ids: userIds, subject, html: "<p>Hello</p>" } });
+  const sent = await api(on.url, "/emails/send-email", { headers: project.headers("server"), body: { user_ids: userIds, subject, html: "<p>Hello</p>" } });
   expect(sent.status, sent.text).toBe(200);
+  return addresses;
 }
 
-const digest = (authorization: string | undefined, query = "") =>
-  api(server.url, `/internal/failed-emails-digest${query}`, { method: "POST", headers: authorization ? { authorization } : {} });
+const digest = (on: TestServer, authorization: string | undefined, query = "") =>
+  fetch(`${on.url}/api/v1/internal/failed-emails-digest${query}`, { method: "POST", headers: authorization ? { authorization } : {} });
+
+interface DigestAnswer {
+  failed_emails_by_tenancy: { project_id: string; emails: { subject: string; to: string[] }[] }[];
+}
+const entryOf = (body: DigestAnswer, projectId: string) => body.failed_emails_by_tenancy.find((d) => d.project_id === projectId);
 
 describe("POST /internal/failed-emails-digest", () => {
-  it("mails each admin the failures since the last digest, once", async () => {
-    const { project, adminEmail } = await projectWithFailingMail("Digest project");
-    await failSends(project, 2, "Weekly news");
+  it("lists each project's failures of the last 24 hours with its owners, and mails them 'Failed emails digest'", async () => {
+    const { project, ownerEmail } = await projectWithFailingMail(server, "Digest project");
+    const [first, second] = await failSends(server, project, "Weekly <b>news</b>", 2);
+    // A failed test send is in the log too, so the digest lists it.
+    const tested = email();
+    const test = await api(server.url, "/internal/send-test-email", {
+      headers: project.headers("admin"),
+      body: { recipient_email: tested, email_config: { host: "127.0.0.1", port: await closedPort(), username: "u", password: "p", sender_name: "S", sender_email: "s@acme.example" } },
+    });
+    expect(test.body.success).toBe(false);
+    // A failure older than a day is not listed.
+    const [old] = await failSends(server, project, "Old news");
+    await server.db.updateTable("sent_emails").set({ sent_at: new Date(Date.now() - 25 * 3_600_000) } as never).where("recipient", "=", old!).execute();
 
-    const dry = await digest(`Bearer ${CRON_SECRET}`, "?dry_run=true");
-    expect(dry.status, dry.text).toBe(200);
-    expect(dry.body.digests).toContainEqual({ project_id: project.projectId, failed_emails: 2, recipients: [adminEmail] });
-    expect(smtp.messages.filter((m) => m.to.includes(adminEmail))).toEqual([]);
+    const dry = await digest(server, `Bearer ${CRON_SECRET}`, "?dry_run=true");
+    expect(dry.status).toBe(200);
+    const expected = {
+      emails: [
+        { subject: "Weekly <b>news</b>", to: [first] },
+        { subject: "Weekly <b>news</b>", to: [second] },
+        { subject: "Test Email from Stack Auth", to: [tested] },
+      ],
+      tenant_owner_emails: [ownerEmail],
+      project_id: project.projectId,
+      tenancy_id: project.projectId,
+    };
+    expect(entryOf(await dry.json(), project.projectId)).toEqual(expected);
+    expect(smtp.messages.filter((m) => m.to.includes(ownerEmail))).toEqual([]);
 
-    const response = await digest(`Bearer ${CRON_SECRET}`);
+    const response = await digest(server, `Bearer ${CRON_SECRET}`);
     expect(response.status).toBe(200);
-    expect(response.body.success).toBe(true);
-    expect(response.body.digests).toContainEqual({ project_id: project.projectId, failed_emails: 2, recipients: [adminEmail] });
-    const mail = await smtp.nextMessage(adminEmail);
-    expect(mail.subject).toBe("2 failed emails in Digest project");
-    expect(mail.html).toContain("Weekly news");
-    expect(mail.html).toContain("ECONNREFUSED");
-
-    // Nothing new: no second mail. A newer failure: a digest of that one alone.
-    expect((await digest(`Bearer ${CRON_SECRET}`)).body.digests.find((d: { project_id: string }) => d.project_id === project.projectId)).toBeUndefined();
-    await failSends(project, 1, "Another <b>issue</b>");
-    const next = await digest(`Bearer ${CRON_SECRET}`);
-    expect(next.body.digests).toContainEqual({ project_id: project.projectId, failed_emails: 1, recipients: [adminEmail] });
-    const second = await smtp.nextMessage(adminEmail);
-    expect(second.subject).toBe("1 failed email in Digest project");
+    const body = await response.json();
+    expect(Object.keys(body)).toEqual(["success", "failed_emails_by_tenancy"]);
+    expect(body.success).toBe(true);
+    expect(entryOf(body, project.projectId)).toEqual(expected);
+    const mail = await smtp.nextMessage(ownerEmail);
+    expect(mail.subject).toBe("Failed emails digest");
     // The failed mail's subject is shown as text.
-    expect(second.html).toContain("Another &lt;b&gt;issue&lt;/b&gt;");
-    expect(smtp.messages.filter((m) => m.to.includes(adminEmail))).toHaveLength(2);
+    expect(mail.html).toContain("Weekly &lt;b&gt;news&lt;/b&gt; sent to " + first);
+    expect(mail.html).toContain("Digest project");
+    expect(mail.html).not.toContain("Old news");
+
+    // The span is always the last 24 hours: a second run lists (and mails) the same failures again, as the reference's.
+    const again = await digest(server, `Bearer ${CRON_SECRET}`);
+    expect(entryOf(await again.json(), project.projectId)).toEqual(expected);
+    await smtp.nextMessage(ownerEmail);
   });
 
-  it("reports each failure once when two digests run at the same time", async () => {
-    const { project, adminEmail } = await projectWithFailingMail("Raced digest");
-    await failSends(project, 1, "Raced");
-    const runs = await Promise.all([runFailedEmailsDigest(deps()), runFailedEmailsDigest(deps())]);
-    const reported = runs.flat().filter((d) => d.projectId === project.projectId);
-    expect(reported).toEqual([{ projectId: project.projectId, failedEmails: 1, recipients: [adminEmail] }]);
-    await smtp.nextMessage(adminEmail);
-    expect(smtp.messages.filter((m) => m.to.includes(adminEmail))).toHaveLength(1);
-  });
-
-  it("refuses callers without the cron secret", async () => {
-    for (const authorization of [undefined, "Bearer wrong-secret-of-some-length", `Basic ${CRON_SECRET}`, CRON_SECRET]) {
-      const refused = await digest(authorization);
-      expect(refused.status, String(authorization)).toBe(401);
+  it("needs the Authorization header (400) and the cron secret in it (401 'Unauthorized')", async () => {
+    const missing = await digest(server, undefined);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toEqual({
+      code: "SCHEMA_ERROR",
+      details: { message: "Request validation failed on POST /api/v1/internal/failed-emails-digest:\n  - headers.authorization must be defined" },
+      error: "Request validation failed on POST /api/v1/internal/failed-emails-digest:\n  - headers.authorization must be defined",
+    });
+    for (const authorization of ["Bearer wrong-secret-of-some-length", `Basic ${CRON_SECRET}`, CRON_SECRET, ""]) {
+      const refused = await digest(server, authorization || "Bearer");
+      expect(refused.status, authorization).toBe(401);
+      expect(refused.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      expect(await refused.text()).toBe("Unauthorized");
     }
-    const bad = await digest(`Bearer ${CRON_SECRET}`, "?dry_run=maybe");
+    const bad = await digest(server, `Bearer ${CRON_SECRET}`, "?dry_run=maybe");
     expect(bad.status).toBe(400);
-    expect(bad.body.code).toBe("SCHEMA_ERROR");
+    expect((await bad.json()).code).toBe("SCHEMA_ERROR");
+  });
+
+  it("answers 500 with success: false when a digest mail cannot be sent", async () => {
+    // Latchkey's own mail server is down too: the digest itself fails.
+    const down = await startTestServer({ LATCHKEY_SMTP_URL: `smtp://127.0.0.1:${await closedPort()}`, LATCHKEY_CRON_SECRET: CRON_SECRET });
+    try {
+      const { project, ownerEmail } = await projectWithFailingMail(down, "Unlucky project");
+      const [to] = await failSends(down, project, "Lost");
+      const response = await digest(down, `Bearer ${CRON_SECRET}`);
+      expect(response.status).toBe(500);
+      const body = await response.json();
+      expect(body.success).toBe(false);
+      expect(entryOf(body, project.projectId)).toEqual({ emails: [{ subject: "Lost", to: [to] }], tenant_owner_emails: [ownerEmail], project_id: project.projectId, tenancy_id: project.projectId });
+      // The failed digest is in the internal project's log: the next digest reports it there.
+      const internal = (await (await digest(down, `Bearer ${CRON_SECRET}`)).json()) as DigestAnswer;
+      expect(entryOf(internal, "internal")?.emails).toContainEqual({ subject: "Failed emails digest", to: [ownerEmail] });
+    } finally {
+      await down.close();
+    }
   });
 });
 

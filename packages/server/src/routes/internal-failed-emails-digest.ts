@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { HTTPException } from "hono/http-exception";
+import { KnownErrors } from "@latchkey/protocol/errors";
 import { z } from "zod";
 import { defineRoute } from "../http/route.js";
 import { runFailedEmailsDigest } from "../services/failed-emails-digest.js";
@@ -7,48 +8,52 @@ import { runFailedEmailsDigest } from "../services/failed-emails-digest.js";
 // Latchkey's operations route, not a client's: its shapes live here rather than in the protocol package.
 const digestQuery = z.strictObject({ dry_run: z.enum(["true", "false"]).optional() });
 const digestResponse = z.strictObject({
-  success: z.literal(true),
-  digests: z.array(
+  success: z.boolean(),
+  failed_emails_by_tenancy: z.array(
     z.strictObject({
+      emails: z.array(z.strictObject({ subject: z.string(), to: z.array(z.string()) })),
+      tenant_owner_emails: z.array(z.string()),
       project_id: z.string(),
-      failed_emails: z.number().int(),
-      recipients: z.array(z.string()),
+      tenancy_id: z.string(),
     }),
   ),
 });
 
 /**
- * `POST /internal/failed-emails-digest`: mails each project's admins the sends that failed since the last digest,
- * for an outside scheduler holding `Authorization: Bearer <LATCHKEY_CRON_SECRET>`. With `dry_run=true` it only
- * says what it would send. The server also runs the digest once a day by itself (services/failed-emails-digest.ts).
+ * `POST /internal/failed-emails-digest`: mails each project's owners the sends that failed in the last 24 hours,
+ * for an outside scheduler holding `Authorization: Bearer <LATCHKEY_CRON_SECRET>`, answered as the reference
+ * answers it. With `dry_run=true` it only says what it would send. Without a scheduler (no secret set) the
+ * server runs the digest once a day by itself (services/failed-emails-digest.ts).
  */
 export const internalFailedEmailsDigestRoutes = [
   defineRoute({
     method: "post",
     path: "/internal/failed-emails-digest",
-    summary: "Mail each project's admins the emails that failed since the last digest",
+    summary: "Mail each project's owners the emails that failed in the last 24 hours",
     description:
-      "For a scheduler: needs `Authorization: Bearer <LATCHKEY_CRON_SECRET>` (refused while that is unset). Lists per project how many sends " +
-      "failed and which admins were mailed; `dry_run=true` sends nothing and leaves the next digest's span as it is.",
+      "For a scheduler: needs `Authorization: Bearer <LATCHKEY_CRON_SECRET>` (400 without the header; 401 for a wrong one, and for everyone " +
+      "while the secret is unset). Lists per project the sends that failed and the owners mailed; answers 500 with `success: false` when " +
+      "a digest mail could not be sent. `dry_run=true` sends nothing.",
     tags: ["Emails"],
     access: "public",
     request: { query: digestQuery },
-    response: { description: "The projects whose admins were (or would be) mailed.", schema: digestResponse },
+    response: { description: "The projects with failed sends.", schema: digestResponse },
     handler: async (c, { query }) => {
-      const { env } = c.get("deps");
-      if (!isCronSecret(c.req.header("authorization"), env.cronSecret)) throw new HTTPException(401, { message: "Unauthorized" });
-      const digests = await runFailedEmailsDigest(c.get("deps"), { dryRun: query.dry_run === "true" });
-      return {
-        success: true as const,
-        digests: digests.map((d) => ({ project_id: d.projectId, failed_emails: d.failedEmails, recipients: d.recipients })),
-      };
+      const authorization = c.req.header("authorization");
+      // The reference's request schema requires the header: a missing one is a validation error, not a 401.
+      if (authorization === undefined) {
+        throw new KnownErrors.SchemaError(`Request validation failed on ${c.req.method} ${new URL(c.req.url).pathname}:\n  - headers.authorization must be defined`);
+      }
+      if (!isCronSecret(authorization, c.get("deps").env.cronSecret)) throw new HTTPException(401, { message: "Unauthorized" });
+      const run = await runFailedEmailsDigest(c.get("deps"), { dryRun: query.dry_run === "true" });
+      return c.json(run, run.success ? 200 : 500);
     },
   }),
 ];
 
 // Digests compared, so the time taken says nothing about where a wrong token differs or how long the secret is.
-function isCronSecret(authorization: string | undefined, secret: string | undefined): boolean {
-  const presented = /^Bearer (.+)$/i.exec(authorization ?? "")?.[1];
+function isCronSecret(authorization: string, secret: string | undefined): boolean {
+  const presented = /^Bearer (.+)$/i.exec(authorization)?.[1];
   if (!secret || presented === undefined) return false;
   const digest = (value: string) => createHash("sha256").update(value).digest();
   return timingSafeEqual(digest(presented), digest(secret));

@@ -8,102 +8,86 @@ import { projectAdminAddresses } from "./project-admins.js";
 import { findProject, INTERNAL_PROJECT_ID } from "./projects.js";
 
 /**
- * The failed-emails digest (issue 19): each project's admins get one mail listing the sends that failed since
- * the digest before (the first digest looks back a day). Run by `POST /internal/failed-emails-digest` for an
- * outside scheduler, and daily by every server process (`startFailedEmailsDigestTimer`), which claim the day
- * so that only one of them runs it. Mail goes from the internal project, like the rest of Latchkey's own mail.
+ * The failed-emails digest, as the reference runs it: every project with sends that failed in the last 24 hours
+ * gets one mail, "Failed emails digest", to its owners (the members of the internal project's team that owns it)
+ * listing them. Run by `POST /internal/failed-emails-digest` for an outside scheduler, or, when no scheduler is
+ * configured, daily by every server process (`startFailedEmailsDigestTimer`), which claim the day so that only one
+ * of them runs it. Mail goes from the internal project, like the rest of Latchkey's own mail.
  */
 
 const DAY_MS = 86_400_000;
-/** Failures listed one by one in a digest; the rest are counted. */
-const LISTED_FAILURES = 20;
+/** Failures listed one by one in the mail; the rest are counted (the answer lists them all). */
+const LISTED_FAILURES = 50;
+export const DIGEST_SUBJECT = "Failed emails digest";
 
+/** One project's failures, in the reference's answer shape (`to` is a list there: one recipient per send here). */
 export interface ProjectDigest {
-  projectId: string;
-  failedEmails: number;
-  /** The admins the digest went to (in a dry run: would go to). */
-  recipients: string[];
+  emails: { subject: string; to: string[] }[];
+  tenant_owner_emails: string[];
+  project_id: string;
+  /** Latchkey has one tenancy (branch `main`) per project: it is named by the project's id. */
+  tenancy_id: string;
 }
 
-export async function runFailedEmailsDigest(
-  deps: Pick<AppDeps, "db" | "env" | "log">,
-  options: { now?: Date; dryRun?: boolean } = {},
-): Promise<ProjectDigest[]> {
+export interface DigestRun {
+  /** False when a digest mail could not be sent (the route answers 500). */
+  success: boolean;
+  failed_emails_by_tenancy: ProjectDigest[];
+}
+
+/** Lists the last 24 hours' failed sends per project and mails each project's owners (nothing with `dryRun`). */
+export async function runFailedEmailsDigest(deps: Pick<AppDeps, "db" | "env" | "log">, options: { now?: Date; dryRun?: boolean } = {}): Promise<DigestRun> {
   const now = options.now ?? new Date();
-  const firstSince = new Date(now.getTime() - DAY_MS);
-  const candidates = await deps.db
-    .selectFrom("sent_emails as s")
-    .leftJoin("failed_email_digests as d", "d.project_id", "s.project_id")
-    .select("s.project_id")
-    .where("s.error", "is not", null)
-    .where("s.sent_at", "<=", now)
-    .where((eb) => eb("s.sent_at", ">", eb.fn.coalesce("d.covered_until", sql<Date>`${firstSince}`)))
-    .groupBy("s.project_id")
-    .orderBy("s.project_id")
+  const failures = await deps.db
+    .selectFrom("sent_emails")
+    .select(["project_id", "subject", "recipient"])
+    .where("error", "is not", null)
+    .where("sent_at", ">=", new Date(now.getTime() - DAY_MS))
+    .where("sent_at", "<=", now)
+    .orderBy("project_id")
+    .orderBy("sent_at")
+    .orderBy("id")
     .execute();
+  const byProject = new Map<string, { subject: string; to: string[] }[]>();
+  for (const failure of failures) {
+    const emails = byProject.get(failure.project_id) ?? [];
+    emails.push({ subject: failure.subject, to: [failure.recipient] });
+    byProject.set(failure.project_id, emails);
+  }
   const digests: ProjectDigest[] = [];
-  for (const { project_id: projectId } of candidates) {
-    const digest = await digestOf(deps, projectId, now, firstSince, options.dryRun ?? false);
-    if (digest) digests.push(digest);
+  for (const [projectId, emails] of byProject) {
+    digests.push({ emails, tenant_owner_emails: await projectAdminAddresses(deps.db, projectId), project_id: projectId, tenancy_id: projectId });
   }
-  return digests;
-}
-
-interface Failure {
-  recipient: string;
-  subject: string;
-  error: string | null;
-  sent_at: Date;
-}
-
-/** One project's digest: claims its span under a row lock, then mails the admins after the claim commits. */
-async function digestOf(deps: Pick<AppDeps, "db" | "env" | "log">, projectId: string, now: Date, firstSince: Date, dryRun: boolean): Promise<ProjectDigest | undefined> {
-  const claimed = await deps.db.transaction().execute(async (trx) => {
-    await trx.insertInto("failed_email_digests").values({ project_id: projectId, covered_until: firstSince }).onConflict((oc) => oc.column("project_id").doNothing()).execute();
-    const { covered_until: since } = await trx
-      .selectFrom("failed_email_digests")
-      .select("covered_until")
-      .where("project_id", "=", projectId)
-      .forUpdate()
-      .executeTakeFirstOrThrow();
-    const failures = trx
-      .selectFrom("sent_emails")
-      .where("project_id", "=", projectId)
-      .where("error", "is not", null)
-      .where("sent_at", ">", since)
-      .where("sent_at", "<=", now);
-    const [{ count }, listed] = await Promise.all([
-      failures.select((eb) => eb.fn.countAll<number>().as("count")).executeTakeFirstOrThrow(),
-      failures.select(["recipient", "subject", "error", "sent_at"]).orderBy("sent_at", "desc").limit(LISTED_FAILURES).execute(),
-    ]);
-    if (Number(count) === 0) return undefined;
-    if (!dryRun) await trx.updateTable("failed_email_digests").set({ covered_until: now }).where("project_id", "=", projectId).execute();
-    return { count: Number(count), listed };
-  });
-  if (!claimed) return undefined;
-  const [project, internal, recipients] = await Promise.all([findProject(deps.db, projectId), findProject(deps.db, INTERNAL_PROJECT_ID), projectAdminAddresses(deps.db, projectId)]);
-  if (!project || !internal) return undefined;
-  if (!dryRun) {
-    const subject = `${claimed.count} failed ${claimed.count === 1 ? "email" : "emails"} in ${project.display_name}`;
-    const html = digestHtml(project.display_name, claimed.count, claimed.listed);
-    // Failures of these sends are recorded like any other (and reported by the internal project's next digest).
-    for (const to of recipients) await sendEmail(deps, internal, { to, subject, html });
+  let success = true;
+  if (!options.dryRun) {
+    const internal = await findProject(deps.db, INTERNAL_PROJECT_ID);
+    for (const digest of digests) {
+      if (digest.tenant_owner_emails.length === 0) continue;
+      const project = await findProject(deps.db, digest.project_id);
+      if (!project || !internal) continue;
+      const html = digestHtml(deps.env.publicUrl, project.id, project.display_name, digest.emails);
+      // A failure is recorded like any other send (and listed by the next digest, under the internal project).
+      for (const to of digest.tenant_owner_emails) {
+        const sent = await sendEmail(deps, internal, { to, subject: DIGEST_SUBJECT, html });
+        if (sent.error) success = false;
+      }
+    }
   }
-  return { projectId, failedEmails: claimed.count, recipients };
+  return { success, failed_emails_by_tenancy: digests };
 }
 
-function digestHtml(projectName: string, count: number, listed: Failure[]): string {
-  const rows = listed
-    .map(
-      (f) =>
-        `<tr><td>${escapeHtml(f.sent_at.toISOString())}</td><td>${escapeHtml(f.recipient)}</td><td>${escapeHtml(f.subject)}</td><td>${escapeHtml(f.error ?? "")}</td></tr>`,
-    )
+function digestHtml(publicUrl: string, projectId: string, projectName: string, emails: ProjectDigest["emails"]): string {
+  const listed = emails
+    .slice(0, LISTED_FAILURES)
+    .map((email) => `<li>${escapeHtml(email.subject)} sent to ${escapeHtml(email.to.join(", "))}</li>`)
     .join("");
-  const more = count > listed.length ? `<p>…and ${count - listed.length} more. The sent-email log of the project lists them all.</p>` : "";
+  const more = emails.length > LISTED_FAILURES ? `<p>…and ${emails.length - LISTED_FAILURES} more.</p>` : "";
+  const log = `${publicUrl}/dashboard/projects/${encodeURIComponent(projectId)}/emails`;
   return (
-    `<p>Since the last digest, ${count} ${count === 1 ? "email" : "emails"} of the project <strong>${escapeHtml(projectName)}</strong> could not be delivered.</p>` +
-    `<table><thead><tr><th>Sent at (UTC)</th><th>To</th><th>Subject</th><th>Error</th></tr></thead><tbody>${rows}</tbody></table>${more}` +
-    `<p>Check the project's email server settings, then send again what matters.</p>`
+    `<p>In the last 24 hours, one or more emails of your project "${escapeHtml(projectName)}" could not be sent. ` +
+    `This is usually due to an incorrect email server configuration.</p>` +
+    `<p>The emails that failed:</p><ul>${listed}</ul>${more}` +
+    `<p><a href="${escapeHtml(log)}">View all email logs on the dashboard</a></p>`
   );
 }
 
@@ -127,8 +111,8 @@ export function startFailedEmailsDigestTimer(deps: Pick<AppDeps, "db" | "env" | 
     if (running) return;
     running = (async () => {
       if (!(await claimDailyDigest(deps.db))) return;
-      const digests = await runFailedEmailsDigest(deps);
-      if (digests.length > 0) log.info({ projects: digests.length }, "failed-emails digest sent");
+      const run = await runFailedEmailsDigest(deps);
+      if (run.failed_emails_by_tenancy.length > 0) log.info({ projects: run.failed_emails_by_tenancy.length, success: run.success }, "failed-emails digest sent");
     })()
       .catch((err: unknown) => log.warn({ err }, "failed-emails digest did not run; will retry at the next interval"))
       .finally(() => {
