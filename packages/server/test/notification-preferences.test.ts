@@ -118,6 +118,16 @@ describe("changing notification preferences", () => {
     expect(malformed.body.error).toContain("params.notification_category_id must be a valid UUID");
   });
 
+  it("answers CANNOT_GET_OWN_USER_WITHOUT_USER for me without a user, before looking the category up", async () => {
+    const { project } = await signedInUser();
+    for (const [access, category] of [["client", MARKETING], ["server", MARKETING], ["client", crypto.randomUUID()], ["server", crypto.randomUUID()]] as const) {
+      const response = await as(project, access, `/emails/notification-preference/me/${category}`, { method: "PATCH", body: { enabled: false } });
+      expect(response.status).toBe(400);
+      expect(response.headers.get("x-stack-known-error")).toBe("CANNOT_GET_OWN_USER_WITHOUT_USER");
+      expect(response.body).toEqual({ code: "CANNOT_GET_OWN_USER_WITHOUT_USER", error: "You have specified 'me' as a userId, but did not provide authentication for a user." });
+    }
+  });
+
   it("refuses a client changing another user's preference, which stays as it was", async () => {
     const { project, tokens } = await signedInUser();
     const other = await createUser(project, { primary_email: email() });

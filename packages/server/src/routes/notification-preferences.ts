@@ -55,8 +55,10 @@ export const notificationPreferencesRoutes = [
     access: ANY_ACCESS,
     request: { params: notificationPreferenceParams, body: notificationPreferenceUpdateBody },
     response: { description: "The category with the user's new choice.", schema: notificationPreferenceRead },
-    errors: [KnownErrors.UserAuthenticationRequired, KnownErrors.UserIdDoesNotExist],
+    errors: [KnownErrors.CannotGetOwnUserWithoutUser, KnownErrors.UserAuthenticationRequired, KnownErrors.UserIdDoesNotExist],
     handler: async (c, { auth, params, body }) => {
+      // As the reference: `me` without a signed-in user is refused before the category is looked up.
+      if (params.user_id === "me" && !auth.user) throw new KnownErrors.CannotGetOwnUserWithoutUser();
       const category = categoryById(params.notification_category_id);
       if (!category) throw new HTTPException(404, { message: "Notification category not found" });
       const userId = await addressedUser(c, auth, params.user_id, "You can only manage your own notification preferences");
