@@ -178,6 +178,39 @@ describe("the Webhooks page", () => {
     expect(await api.admin.getWebhookEndpoint(endpoint!.id)).toMatchObject({ url, description: "Our app, every event", filterTypes: null });
   }, 120_000);
 
+  it("adds an endpoint for the 2.8.108 SDK, whose events carry that version's user shape, and edits it back to the default", async () => {
+    const { page, projectId } = await ownerWithProject(harness);
+    const api = await apiApps(projectId);
+    await openSection(page, "Webhooks");
+    const url = `${receiver.url}/hooks/newer-sdk`;
+    expect(await page.getByLabel("Payload format").inputValue()).toBe("2.8.41");
+    await page.getByLabel("Payload format").selectOption("2.8.108");
+    await addEndpoint(page, url, { eventTypes: ["user.created"] });
+    await page.getByText("Stack SDK 2.8.108", { exact: true }).waitFor();
+    const [endpoint] = await api.admin.listWebhookEndpoints();
+    expect(endpoint).toMatchObject({ url, payloadVersion: "2.8.108" });
+    await page.getByRole("button", { name: "Reveal secret" }).click();
+    const secret = await page.getByLabel("Secret value").inputValue();
+
+    await api.server.createUser({ displayName: "On the newer SDK" });
+    const [newer] = await deliveriesTo("/hooks/newer-sdk", 1);
+    expect(verifyDelivery(newer!, secret)).toMatchObject({ type: "user.created", data: { display_name: "On the newer SDK", is_restricted: false, country_code: null } });
+
+    await page.getByRole("button", { name: "Edit endpoint" }).click();
+    const form = page.getByRole("form", { name: "Edit the endpoint" });
+    expect(await form.getByLabel("Payload format").inputValue()).toBe("2.8.108");
+    await form.getByLabel("Payload format").selectOption("2.8.41");
+    await form.getByRole("button", { name: "Save changes" }).click();
+    await form.waitFor({ state: "detached" });
+    await page.getByText("Stack SDK 2.8.41 (default)", { exact: true }).waitFor();
+    expect((await api.admin.getWebhookEndpoint(endpoint!.id)).payloadVersion).toBe("2.8.41");
+    await api.server.createUser({ displayName: "Back to the default" });
+    const [, older] = await deliveriesTo("/hooks/newer-sdk", 2);
+    const event = verifyDelivery(older!, secret) as { data: Record<string, unknown> };
+    expect(event.data).toMatchObject({ display_name: "Back to the default" });
+    expect(event.data).not.toHaveProperty("is_restricted");
+  }, 120_000);
+
   it("shows a failing endpoint's failed attempt, resends it once the receiver works, and deletes the endpoint after confirmation", async () => {
     const { page, projectId } = await ownerWithProject(harness);
     const api = await apiApps(projectId);

@@ -8,7 +8,7 @@ import { EndpointFields } from "./endpoint-fields.js";
 import { endpointForm, type EndpointFormInput, type EndpointFormValues } from "./endpoint-form.js";
 import { useWebhookEventTypes, webhookKeys } from "./webhook-queries.js";
 
-const EMPTY: EndpointFormInput = { url: "", description: "", filterTypes: [] };
+const EMPTY: EndpointFormInput = { url: "", description: "", filterTypes: [], payloadVersion: "2.8.41" };
 
 /** Adds an endpoint; once added, the page opens it (where its signing secret is). */
 export function AddEndpointForm({ projectId, admin, onAdded }: { projectId: string; admin: AdminApp; onAdded: (endpoint: WebhookEndpoint) => void }) {
@@ -22,6 +22,7 @@ export function AddEndpointForm({ projectId, admin, onAdded }: { projectId: stri
         url: values.url,
         description: values.description,
         filterTypes: values.filterTypes ?? undefined,
+        payloadVersion: values.payloadVersion,
       }),
     onSuccess: async (endpoint) => {
       setInput(EMPTY);

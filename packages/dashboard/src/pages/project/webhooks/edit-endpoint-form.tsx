@@ -7,7 +7,7 @@ import { EndpointFields } from "./endpoint-fields.js";
 import { endpointForm, type EndpointFormValues } from "./endpoint-form.js";
 import { useWebhookEventTypes, webhookKeys } from "./webhook-queries.js";
 
-/** Changes an endpoint's URL, description and event filter; `onDone` closes the form (saved or cancelled). */
+/** Changes an endpoint's URL, description, event filter and payload version; `onDone` closes the form (saved or cancelled). */
 export function EditEndpointForm({
   projectId,
   admin,
@@ -25,6 +25,7 @@ export function EditEndpointForm({
     url: endpoint.url,
     description: endpoint.description,
     filterTypes: endpoint.filterTypes ?? [],
+    payloadVersion: endpoint.payloadVersion,
   });
   const save = useMutation({
     // No event type ticked: every event type (null clears the filter; left out, it would stay).
@@ -33,6 +34,8 @@ export function EditEndpointForm({
         url: values.url,
         description: values.description,
         filterTypes: values.filterTypes ?? null,
+        // Sent only when changed: it costs the endpoint's metadata being read first (core's updateWebhookEndpoint).
+        ...(values.payloadVersion !== endpoint.payloadVersion && { payloadVersion: values.payloadVersion }),
       }),
     onSuccess: async (updated) => {
       queryClient.setQueryData(webhookKeys.endpoint(projectId, endpoint.id), updated);

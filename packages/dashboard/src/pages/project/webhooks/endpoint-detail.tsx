@@ -8,7 +8,7 @@ import { useProjectAdmin } from "../../../project-admin.js";
 import { useConfirmedAction } from "../../../use-confirmed-action.js";
 import { Deliveries } from "./deliveries.js";
 import { EditEndpointForm } from "./edit-endpoint-form.js";
-import { describeFilter } from "./endpoint-form.js";
+import { PAYLOAD_VERSION_LABELS, describeFilter } from "./endpoint-form.js";
 import { EndpointStatus } from "./endpoints-list.js";
 import { SendTestEvent } from "./send-test-event.js";
 import { SigningSecret } from "./signing-secret.js";
@@ -87,6 +87,8 @@ function EndpointSummary({ projectId, admin, endpoint }: { projectId: string; ad
             <dd>{endpoint.description || "None"}</dd>
             <dt>Events</dt>
             <dd>{describeFilter(endpoint.filterTypes)}</dd>
+            <dt>Payload format</dt>
+            <dd>{PAYLOAD_VERSION_LABELS[endpoint.payloadVersion]}</dd>
             <dt>Status</dt>
             <dd>
               <EndpointStatus disabled={endpoint.disabled} />

@@ -1,10 +1,11 @@
 import type { WebhookEventType } from "@latchkey/core";
 import { useId } from "react";
 import { TextField } from "../../../components/text-field.js";
-import type { EndpointFormInput } from "./endpoint-form.js";
+import { WEBHOOK_PAYLOAD_VERSIONS, type WebhookPayloadVersion } from "@latchkey/core";
+import { PAYLOAD_VERSION_LABELS, type EndpointFormInput } from "./endpoint-form.js";
 import { EventTypeCheckboxes } from "./event-type-checkboxes.js";
 
-/** The fields of the add and edit endpoint forms: URL, description and event filter, each with its problem. */
+/** The fields of the add and edit endpoint forms: URL, description, event filter and payload version, each with its problem. */
 export function EndpointFields({
   input,
   onChange,
@@ -37,6 +38,25 @@ export function EndpointFields({
       })}
       {field("description", "Description", "Optional: what receives these events.")}
       <EventTypeCheckboxes eventTypes={eventTypes} selected={input.filterTypes} onChange={(filterTypes) => onChange({ ...input, filterTypes })} />
+      <div className="dashboard-field">
+        <label htmlFor={`${id}-payload-version`}>Payload format</label>
+        <select
+          id={`${id}-payload-version`}
+          aria-describedby={`${id}-payload-version-hint`}
+          value={input.payloadVersion}
+          onChange={(event) => onChange({ ...input, payloadVersion: event.target.value as WebhookPayloadVersion })}
+        >
+          {WEBHOOK_PAYLOAD_VERSIONS.map((version) => (
+            <option key={version} value={version}>
+              {PAYLOAD_VERSION_LABELS[version]}
+            </option>
+          ))}
+        </select>
+        <span id={`${id}-payload-version-hint`} className="dashboard-muted">
+          The Stack SDK version of the app that receives the events. With 2.8.108, users also carry is_restricted, restricted_reason,
+          restricted_by_admin, country_code and risk_scores.
+        </span>
+      </div>
     </>
   );
 }
