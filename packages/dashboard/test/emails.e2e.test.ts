@@ -31,11 +31,16 @@ const reader = () => `reader-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 type OwnerAdmin = Awaited<ReturnType<typeof ownerAdmin>>;
 
-/** Points the project's mail at the test SMTP server through the API, and sends one mail so the log has a row. */
-async function mailingProject(admin: OwnerAdmin) {
+/** Points the project's mail at the test SMTP server through the API (templates can be saved only then). */
+async function useOwnEmailServer(admin: OwnerAdmin) {
   await admin.updateAdminProject({
     config: { email_config: { type: "standard", host: smtp.host, port: smtp.port, username: "mailer", password: "secret", sender_name: "Acme", sender_email: "news@acme.example" } },
   });
+}
+
+/** The project's own email server, and one mail sent so the log has a row. */
+async function mailingProject(admin: OwnerAdmin) {
+  await useOwnEmailServer(admin);
   const address = reader();
   const user = await admin.createUser({ primaryEmail: address, displayName: "Ada" });
   await admin.sendEmail({ userIds: [user.id], subject: "Welcome to Acme", html: "<p>Hello</p>" });
@@ -99,9 +104,14 @@ describe("the Emails page", () => {
     await page.keyboard.press("Backspace");
     await renderError.waitFor({ state: "detached" });
 
+    // As in the protocol, a template is saved only while the project sends through its own email server.
+    await page.getByRole("button", { name: "Save template" }).click();
+    await page.getByRole("alert").getByText("Could not save the template: This action requires a custom SMTP server.", { exact: false }).waitFor();
+    const admin = await ownerAdmin(harness.server, email, projectId);
+    expect((await admin.getEmailTemplate(EMAIL_VERIFICATION_TEMPLATE_ID)).tsxSource).not.toContain("Welcome aboard");
+    await useOwnEmailServer(admin);
     await page.getByRole("button", { name: "Save template" }).click();
     await page.getByText("Saved.", { exact: true }).waitFor();
-    const admin = await ownerAdmin(harness.server, email, projectId);
     expect((await admin.getEmailTemplate(EMAIL_VERIFICATION_TEMPLATE_ID)).tsxSource).toContain("verify your email. Welcome aboard, friend.\n");
 
     await page.reload();
@@ -403,7 +413,8 @@ describe("the Emails page", () => {
     await page.waitForURL(/\/users$/);
     expect((await admin.getEmailTemplate(EMAIL_VERIFICATION_TEMPLATE_ID)).tsxSource).not.toContain("Not saved yet.");
 
-    // Saved edits leave without a question.
+    // Saved edits leave without a question (saved on the project's own email server).
+    await useOwnEmailServer(admin);
     await openSection(page, "Emails");
     await openTab(page, "Templates");
     await preview.getByText("Verify my email").waitFor();

@@ -25,7 +25,8 @@ export function EmailTemplatesSection({ admin, projectId }: { admin: AdminApp; p
   return (
     <>
       <SectionIntro title="Templates">
-        The emails Latchkey sends for you, and your own, written in TSX. A template is saved only when it renders.
+        The emails Latchkey sends for you, and your own, written in TSX. A template is saved only when it renders, and only
+        while the project sends through its own email server (the Email server tab).
       </SectionIntro>
       <QueryState query={templates} what="the templates">
         {(list) => {
