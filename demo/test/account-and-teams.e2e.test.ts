@@ -244,7 +244,9 @@ describe("social sign-in through the built-in development OpenID provider", () =
       },
     });
     const email = newEmail("octo");
-    const page = await openDemo(oauthProject, "/demo/handler/sign-in");
+    // At the server's public URL, as an app must call it for OAuth: the authorize answer's cookie (which binds the
+    // flow to this browser) is set on that host, where the provider sends the browser back.
+    const page = await openDemo(oauthProject, `${server.env.publicUrl}/demo/handler/sign-in`);
     const github = page.getByRole("button", { name: "Continue with GitHub" });
     await github.waitFor();
     // The provider's mark, served by the Latchkey server, loaded.
@@ -257,7 +259,7 @@ describe("social sign-in through the built-in development OpenID provider", () =
     await page.waitForURL(at("/demo/"));
     await page.locator("#signed-in").waitFor();
 
-    await page.goto(new URL("/demo/handler/account-settings#connected-accounts", server.url).toString());
+    await page.goto(new URL("/demo/handler/account-settings#connected-accounts", server.env.publicUrl).toString());
     const connected = page.locator("auth-connected-accounts-settings");
     await connected.getByText(email).waitFor();
     await connected.getByRole("button", { name: "Connect GitLab" }).click();

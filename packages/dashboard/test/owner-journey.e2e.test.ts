@@ -39,6 +39,9 @@ async function signInWithGitHubOnDemo(projectId: string, publishableClientKey: s
   const url = new URL("/demo/handler/sign-in", harness.server.url);
   url.searchParams.set("project_id", projectId);
   url.searchParams.set("publishable_client_key", publishableClientKey);
+  // The app calls the server at its public URL: OAuth's authorize answer sets the cookie that binds the flow to this
+  // browser on that host, where the provider sends the browser back.
+  url.searchParams.set("base_url", harness.server.env.publicUrl);
   const page = await harness.open({ path: `${url.pathname}${url.search}` });
   await page.getByRole("button", { name: "Continue with GitHub" }).click();
   // The development provider asks which email to continue as.
