@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILT_IN_EMAIL_TEMPLATES, EMAIL_VERIFICATION_TEMPLATE_ID } from "../src/email/built-in-templates.js";
 import { createTestProject, type TestProject } from "./support/test-server.js";
-import { as, server, useServerForFile } from "./support/users-fixture.js";
+import { as, configure, server, useServerForFile } from "./support/users-fixture.js";
 
 // Latchkey's addition to /internal/email-templates: DELETE removes a project's own template (the reference has
 // no such route); the built-in ones, which the transactional mails use, stay, as the built-in themes do.
@@ -34,7 +34,7 @@ describe("DELETE /internal/email-templates/{id}", () => {
     expect(Object.keys(config.emails.templates)).not.toContain(id);
 
     const render = await as(project, "admin", "/emails/render-email", { method: "POST", body: { template_id: id } });
-    expect(render.status).toBe(404);
+    expect(render.status).toBe(400);
     expect(render.text).toBe("No template found with given id");
 
     const again = await as(project, "admin", `/internal/email-templates/${id}`, { method: "DELETE" });
@@ -51,6 +51,8 @@ describe("DELETE /internal/email-templates/{id}", () => {
 
   it("refuses to delete a built-in template, changed by the project or not, and keeps it", async () => {
     const project = await createTestProject(server);
+    // Templates are changed only on the project's own email server, as in the protocol.
+    await configure(project, { "emails.server": { isShared: false, host: "127.0.0.1", port: 2525, username: "u", password: "p", senderName: "Acme", senderEmail: "mail@acme.example" } });
     const source = (await as(project, "admin", `/internal/email-templates/${EMAIL_VERIFICATION_TEMPLATE_ID}`)).body.tsx_source;
     const renamed = await as(project, "admin", `/internal/email-templates/${EMAIL_VERIFICATION_TEMPLATE_ID}`, {
       method: "PATCH",
