@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { decodeJwt } from "jose";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KnownErrors as KnownErrors41 } from "@stackframe/stack-shared/dist/known-errors";
@@ -40,6 +41,8 @@ const recordingFetch: typeof fetch = async (input, init) => {
   return response;
 };
 
+/** The reference's 2.8.41 access-token claims, in its order. */
+const CLAIMS_2_8_41 = ["sub", "project_id", "branch_id", "refresh_token_id", "role", "name", "email", "email_verified", "selected_team_id", "is_anonymous", "iss", "aud", "exp", "iat"];
 const verificationCallbackUrl = "http://localhost:3000/handler/email-verification";
 const PASSWORD = "correct horse battery";
 const newEmail = () => `matrix-${crypto.randomUUID()}@example.com`;
@@ -100,7 +103,12 @@ describe.each(SDK_VERSIONS)("the published Stack SDK %s", (version) => {
     expect(wrong.status).toBe("error");
     if (wrong.status === "error") expect(wrong.error).toBeInstanceOf((await knownErrorsOf(version)).EmailPasswordMismatch);
     expect((await app.signInWithCredential({ email, password: PASSWORD, noRedirect: true })).status).toBe("ok");
-    expect((await app.getUser({ or: "throw" })).primaryEmail).toBe(email);
+    const user = await app.getUser({ or: "throw" });
+    expect(user.primaryEmail).toBe(email);
+    // Its access token carries its own version's claims (issue 29 §3), which the SDK accepted above.
+    const claims = Object.keys(decodeJwt((await user.currentSession.getTokens()).accessToken!));
+    if (version === "2.8.41") expect(claims).toEqual(CLAIMS_2_8_41);
+    else expect(claims.sort()).toEqual([...CLAIMS_2_8_41, "signed_up_at", "is_restricted", "restricted_reason", "requires_totp_mfa"].sort());
     // A missing user read by the server is the SDK's null, and a bad team id its known error.
     const missing = await sdk().server().getTeam(crypto.randomUUID());
     expect(missing).toBeNull();
