@@ -17,6 +17,7 @@ import { seedInternalProject } from "./services/seed.js";
 import { openSigningKeyRing } from "./services/signing-keys.js";
 import { startVerificationCodeSweeper } from "./services/verification-code-cleanup.js";
 import { startFailedEmailsDigestTimer } from "./services/failed-emails-digest.js";
+import { startTokenActivity } from "./services/token-activity.js";
 import { startWebhookDelivery, type WebhookDelivery } from "./services/webhook-delivery.js";
 
 export interface RunningServer {
@@ -72,6 +73,8 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   }
   // Whether a project has webhook endpoints, for every write; found through the database (see its comment).
   const detachWebhookListening = attachWebhookListeningCache(db, new WebhookListeningCache(feed, env.svix !== undefined));
+  // The access tokens given are written as users' activity once a second (see its comment).
+  const tokenActivity = startTokenActivity(db, log);
   const app = createApp({ db, env, log, caches: createCaches(feed), changes: feed });
   const drain = new Drain();
   const server = await new Promise<ServerType>((resolve) => {
@@ -106,6 +109,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
       clearTimeout(timer);
       await sweeper.stop();
       await failedEmailsDigest?.stop();
+      await tokenActivity.stop();
       await webhookDelivery.stop();
       await svixForwarder?.stop();
       detachWebhookListening();

@@ -5,5 +5,6 @@ import "./wire-projects/shared-server.js";
 import "./wire-projects/project-config.js";
 import "./wire-projects/transfer.js";
 import "./wire-projects/metrics.js";
+import "./wire-projects/metrics-activity.js";
 import "./wire-projects/email-shapes.js";
 import "./wire-projects/feature-support.js";

@@ -42,12 +42,6 @@ export interface EmailDraftsTable {
   updated_at: ColumnType<Date, Date | undefined, Date>;
 }
 
-/** The end of the span of failed sends a project's admins were last told about (migrations/0027_*.sql). */
-export interface FailedEmailDigestsTable {
-  project_id: string;
-  covered_until: Date;
-}
-
 /** When the daily digest of all projects last ran (a single row). */
 export interface FailedEmailDigestRunsTable {
   id: ColumnType<boolean, boolean | undefined, never>;
@@ -57,6 +51,5 @@ export interface FailedEmailDigestRunsTable {
 export interface EmailTables {
   sent_emails: SentEmailsTable;
   email_drafts: EmailDraftsTable;
-  failed_email_digests: FailedEmailDigestsTable;
   failed_email_digest_runs: FailedEmailDigestRunsTable;
 }

@@ -20,9 +20,20 @@ export interface UserActivityDaysTable {
   /** A `date`: read back as text (`YYYY-MM-DD`) by the queries that use it. */
   day: ColumnType<Date | string, string, string>;
   country_code: string | null;
+  /** The day's newest access token given to the user (migrations/0032_*.sql); null when none was. */
+  last_token_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** Active days of deleted users, counted per project and day (migrations/0032_*.sql). */
+export interface DeletedUserActivityDaysTable {
+  project_id: string;
+  day: ColumnType<Date | string, string, string>;
+  users: number;
+  anonymous_users: number;
 }
 
 export interface OperationsTables {
   signing_key_generations: SigningKeyGenerationsTable;
   user_activity_days: UserActivityDaysTable;
+  deleted_user_activity_days: DeletedUserActivityDaysTable;
 }

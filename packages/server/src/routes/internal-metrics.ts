@@ -1,12 +1,13 @@
 import { metricsQuery, metricsResponse } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
 import { projectMetrics } from "../services/metrics.js";
+import { flushTokenActivity } from "../services/token-activity.js";
 import { restrictionPolicy } from "../services/user-restrictions.js";
 
 /**
- * `GET /internal/metrics` (admin): the dashboard's figures. Activity and countries are recorded by the request
- * pipeline for each request made signed in (http/user-activity.ts); the country comes from the edge's
- * `cf-ipcountry` or `x-vercel-ip-country` header when one is present.
+ * `GET /internal/metrics` (admin): the dashboard's figures. Activity and countries are recorded for each access
+ * token given (services/token-activity.ts) and each request made signed in (http/user-activity.ts); the country
+ * comes from the edge's `cf-ipcountry` or `x-vercel-ip-country` header, when a trusted proxy sent it.
  */
 export const internalMetricsRoutes = [
   defineRoute({
@@ -20,7 +21,11 @@ export const internalMetricsRoutes = [
     access: ["admin"],
     request: { query: metricsQuery },
     response: { description: "The figures.", schema: metricsResponse },
-    handler: (c, { auth, query }) =>
-      projectMetrics(c.get("deps").db, auth.project.id, { includeAnonymous: query.include_anonymous === "true", restrictionPolicy: restrictionPolicy(auth.project) }),
+    handler: async (c, { auth, query }) => {
+      const { db } = c.get("deps");
+      // The tokens this process gave since its last write of them count already (services/token-activity.ts).
+      await flushTokenActivity(db);
+      return projectMetrics(db, auth.project.id, { includeAnonymous: query.include_anonymous === "true", restrictionPolicy: restrictionPolicy(auth.project) });
+    },
   }),
 ];

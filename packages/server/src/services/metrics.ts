@@ -35,15 +35,29 @@ export async function projectMetrics(
       .where("users.created_at", ">=", new Date(`${days[0]}T00:00:00Z`))
       .groupBy(sql`1`)
       .execute(),
-    users()
-      .innerJoin("user_activity_days as a", "a.user_id", "users.id")
-      .select([sql<string>`to_char(a.day, 'YYYY-MM-DD')`.as("day"), (eb) => eb.fn.count<string>("a.user_id").distinct().as("count")])
-      .where("a.day", ">=", days[0]!)
-      .groupBy("a.day")
-      .execute(),
+    activeUsersPerDay(db, projectId, days[0]!, options.includeAnonymous),
     usersByCountry(db, projectId, options.includeAnonymous),
     users().selectAll("users").orderBy("users.created_at", "desc").orderBy("users.id", "desc").limit(RECENT_USERS).execute(),
-    users().selectAll("users").orderBy("users.last_active_at", "desc").orderBy("users.id", "desc").limit(RECENT_USERS).execute(),
+    // The users given an access token most recently, as the reference's activity events order them: a user never
+    // given one (made by a server, never signed in) is not active.
+    users()
+      .innerJoin(
+        (eb) =>
+          eb
+            .selectFrom("user_activity_days")
+            .select(["user_id", (e) => e.fn.max("last_token_at").as("last_token_at")])
+            .where("project_id", "=", projectId)
+            .where("last_token_at", "is not", null)
+            .groupBy("user_id")
+            .as("t"),
+        (join) => join.onRef("t.user_id", "=", "users.id"),
+      )
+      .selectAll("users")
+      .select("t.last_token_at")
+      .orderBy("t.last_token_at", "desc")
+      .orderBy("users.id", "desc")
+      .limit(RECENT_USERS)
+      .execute(),
     loginMethodCounts(db, projectId),
   ]);
 
@@ -51,7 +65,12 @@ export async function projectMetrics(
     const byDay = new Map(rows.map((row) => [row.day, Number(row.count)]));
     return days.map((date) => ({ date, activity: byDay.get(date) ?? 0 }));
   };
-  const [registered, recent] = await Promise.all([completeUserRecords(db, recentlyRegistered), completeUserRecords(db, recentlyActive)]);
+  // Their last activity as shown is at least their last token (the user row's is written at most once a minute).
+  const recentUsers = recentlyActive.map(({ last_token_at, ...user }) => ({
+    ...user,
+    last_active_at: last_token_at && last_token_at > user.last_active_at ? last_token_at : user.last_active_at,
+  }));
+  const [registered, recent] = await Promise.all([completeUserRecords(db, recentlyRegistered), completeUserRecords(db, recentUsers)]);
   return {
     total_users: Number(total.count),
     daily_users: series(signUps),
@@ -61,6 +80,28 @@ export async function projectMetrics(
     recently_active: recent.map((record) => renderServerUser(record, options.restrictionPolicy)),
     login_methods: loginMethods,
   };
+}
+
+/**
+ * Users active on each day since `since`: the project's users with a recorded day, and the users deleted since
+ * (counted per day when they were deleted, migrations/0032_*.sql).
+ */
+async function activeUsersPerDay(db: Db, projectId: string, since: string, includeAnonymous: boolean): Promise<{ day: string; count: string | number }[]> {
+  const rows = await sql<{ day: string; count: string | number }>`
+    select day, sum(count) as count from (
+      select to_char(a.day, 'YYYY-MM-DD') as day, count(*) as count
+      from user_activity_days a
+      join users u on u.id = a.user_id
+      where a.project_id = ${projectId} and a.day >= ${since}::date and (${includeAnonymous} or not u.is_anonymous)
+      group by a.day
+      union all
+      select to_char(d.day, 'YYYY-MM-DD') as day, case when ${includeAnonymous} then d.users else d.users - d.anonymous_users end as count
+      from deleted_user_activity_days d
+      where d.project_id = ${projectId} and d.day >= ${since}::date
+    ) counted
+    group by day
+  `.execute(db);
+  return rows.rows;
 }
 
 /** Users by the country of their latest activity that had one; users without a known country are left out. */

@@ -10,6 +10,7 @@ import { signAccessToken, type AccessTokenDialect } from "../crypto/access-token
 import { requestScopeOf } from "../db/request-scope.js";
 import { hashSecret, randomSecret } from "../crypto/secrets.js";
 import { currentRequestDevice, type SessionDevice } from "./session-device.js";
+import { noteAccessToken } from "./token-activity.js";
 
 export type { SessionRow };
 
@@ -167,17 +168,17 @@ function currentTokenDialect(db: Db): AccessTokenDialect {
 export async function accessTokenForUserRecord(
   db: Db,
   env: Env,
-  session: Pick<SessionRow, "id" | "project_id">,
+  session: Pick<SessionRow, "id" | "project_id" | "is_impersonation">,
   record: UserRecord,
   policy: RestrictionPolicy,
 ): Promise<string> {
   return signSessionAccessToken(db, env, session, record.user, record.primaryEmail, policy);
 }
 
-function signSessionAccessToken(
+async function signSessionAccessToken(
   db: Db,
   env: Env,
-  session: Pick<SessionRow, "id" | "project_id">,
+  session: Pick<SessionRow, "id" | "project_id" | "is_impersonation">,
   user: Pick<UserRecord["user"], "id" | "display_name" | "selected_team_id" | "is_anonymous" | "created_at" | "restricted_by_admin" | "totp_secret">,
   primaryEmail: { value: string; is_verified: boolean } | null,
   policy: RestrictionPolicy,
@@ -196,6 +197,8 @@ function signSessionAccessToken(
     restrictedReason: restrictedReasonOf(user, primaryEmail, policy),
     requiresTotpMfa: user.totp_secret !== null,
   };
+  // Every token given is the user's activity (services/token-activity.ts); an admin acting as the user is not.
+  if (!session.is_impersonation) await noteAccessToken(db, { projectId: session.project_id, userId: user.id });
   return signAccessToken(env, subject, Date.now(), currentTokenDialect(db));
 }
 

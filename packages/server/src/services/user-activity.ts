@@ -13,7 +13,7 @@ export function utcDay(moment: Date): string {
 
 // Today's day string, worked out again only when the day ends: every signed-in request asks for it.
 let today: { day: string; endsAt: number } | undefined;
-function currentUtcDay(): string {
+export function currentUtcDay(): string {
   const now = Date.now();
   if (!today || now >= today.endsAt) {
     const start = new Date(now);

@@ -15,6 +15,7 @@ import { findUserRow, type UserRow } from "./user-rows.js";
 import { completeUserRecord } from "./user-read.js";
 import { isRestrictedSql, type RestrictionPolicy } from "./user-restrictions.js";
 import { batchingWebhookEvents, emitWebhookEvents, membershipEvent, teamEventData, userEventData, webhooksListening, writeWebhookEvents } from "./webhook-outbox.js";
+import { flushTokenActivity } from "./token-activity.js";
 
 export interface NewUser {
   displayName?: string | null;
@@ -324,6 +325,8 @@ async function updatePrimaryEmail(trx: Db, projectId: string, userId: string, up
  */
 export async function deleteUser(db: Db, projectId: string, userId: string): Promise<boolean> {
   if (!UUID.test(userId)) return false;
+  // Tokens this process gave and has not written yet are written first: the deletion counts the user's active days.
+  await flushTokenActivity(db);
   return runInTransaction(db, async (trx) => {
     const listening = await webhooksListening(trx, projectId);
     // Read before the delete (the cascade takes the memberships), and only when someone listens.
