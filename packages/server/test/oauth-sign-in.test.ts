@@ -50,18 +50,25 @@ describe("sign-up and sign-in with a provider", () => {
     expect((await me(project, again.access_token)).body.id).toBe(user.id);
   });
 
-  it("answers the SDK's JSON response mode with the provider's location instead of a redirect", async () => {
+  it("answers the SDK's JSON response mode with this request in redirect mode, where the browser then gets the flow's cookie", async () => {
     const project = await oauthProject();
     const flow = clientFlow(project, "github");
     const response = await fetch(`${flow.authorizeUrl}&hexclave_response_mode=json&stack_response_mode=json`, { redirect: "manual" });
     expect(response.status).toBe(200);
+    // A cross-origin fetch would not keep a cookie: the navigation that follows gets it.
+    expect(response.headers.getSetCookie()).toEqual([]);
     const { location } = await response.json();
-    const target = new URL(location);
-    expect(`${target.origin}/`).toBe(new URL(issuer).origin + "/");
+    expect(location).toBe(flow.authorizeUrl);
+    const toProvider = await fetch(location, { redirect: "manual" });
+    expect(toProvider.status).toBe(307);
+    expect(toProvider.headers.getSetCookie()).toHaveLength(1);
+    const target = new URL(toProvider.headers.get("location")!);
+    expect(target.origin).toBe(new URL(issuer).origin);
     expect(target.searchParams.get("client_id")).toBe("github");
-    expect(target.searchParams.get("code_challenge_method")).toBe("S256");
     // Latchkey's own state and PKCE towards the provider, never the client's.
     expect(target.searchParams.get("state")).not.toBe(flow.state);
+    const token = await exchange(project, codeFrom(flow, await loginAs({ ...flow, authorizeUrl: location }, email())), flow.verifier);
+    expect(token.status, token.text).toBe(200);
   });
 
   it("refuses bad authorize requests with the protocol's errors", async () => {

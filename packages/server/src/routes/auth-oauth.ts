@@ -19,7 +19,6 @@ import {
   createAuthorizationCode,
   createOuterState,
   OUTER_STATE_LIFETIME_MS,
-  outerStateIsUnbound,
   pkceChallengeOf,
 } from "../services/oauth-flow-records.js";
 import { applyProviderAnswer } from "../services/oauth-sign-in.js";
@@ -44,7 +43,8 @@ export const oauthFlowRoutes = [
       "Opened in the browser (no x-stack headers): `client_id` is the project id, `client_secret` a publishable client key. Answers " +
       "307 to the provider with one cookie, `stack-oauth-inner-<state>=true` (HttpOnly, 600 s), which the callback requires: the flow " +
       "finishes only in the browser that started it. URLs are checked for syntax here and for trust at the callback. With " +
-      "`hexclave_response_mode=json` (or `stack_response_mode=json`) 200 `{ location }` instead, without the cookie.",
+      "`hexclave_response_mode=json` (or `stack_response_mode=json`), once the request is checked, 200 `{ location }`: this request " +
+      "in redirect mode, for the browser to navigate to.",
     tags: TAGS,
     access: "public",
     request: { params: providerParams, query: oauthAuthorizeQuery },
@@ -78,9 +78,18 @@ export const oauthFlowRoutes = [
         throw new HTTPException(400, { message: "?token= query parameter is required for link type" });
       }
 
+      // 2.8.108 fetches this from the app's page, then navigates to the answer's location. A cross-origin fetch keeps
+      // no cookie, so the location is this request in redirect mode, on the public URL: the browser's own navigation
+      // there gets the cookie that binds the flow, and every flow is bound.
+      if (query.hexclave_response_mode === "json" || query.stack_response_mode === "json") {
+        const again = new URL(`${env.publicUrl}/api/v1/auth/oauth/authorize/${encodeURIComponent(params.provider_id)}${new URL(c.req.url).search}`);
+        again.searchParams.delete("hexclave_response_mode");
+        again.searchParams.delete("stack_response_mode");
+        return c.json({ location: again.toString() }, 200);
+      }
+
       // The URLs are only parsed here (the schema); whether they are trusted is decided at the callback, as the
       // protocol's server does it, so an untrusted redirect_uri still goes to the provider.
-      const jsonMode = query.hexclave_response_mode === "json" || query.stack_response_mode === "json";
       const innerCodeVerifier = randomBytes(32).toString("base64url");
       const now = Date.now();
       const state = await createOuterState(
@@ -98,7 +107,6 @@ export const oauthFlowRoutes = [
           errorRedirectUrl: query.error_redirect_uri ?? query.error_redirect_url ?? null,
           afterCallbackRedirectUrl: query.after_callback_redirect_url ?? null,
           innerCodeVerifier,
-          browserBound: !jsonMode,
         },
         now,
       );
@@ -110,9 +118,6 @@ export const oauthFlowRoutes = [
           extraScope: query.provider_scope,
         })
       ).toString();
-      // 2.8.108 fetches this from the app's page and then navigates: a cross-origin fetch keeps no cookie, so
-      // that flow is not bound to a browser (its client still checks its own state against its own cookie).
-      if (jsonMode) return c.json({ location }, 200);
       const cookie = innerStateCookie(state, { maxAgeSeconds: OUTER_STATE_LIFETIME_MS / 1000, secure: env.publicUrl.startsWith("https:"), now });
       return new Response(null, { status: 307, headers: { location, "set-cookie": cookie } });
     },
@@ -168,7 +173,7 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
   const { db, env } = c.get("deps");
   // The browser that started the flow holds its cookie; any other (a callback URL copied from an attacker's own
   // provider login) is refused before the flow is touched, so the real browser can still finish it.
-  if (!hasInnerStateCookie(c, state) && !(state && (await outerStateIsUnbound(db, state)))) {
+  if (!hasInnerStateCookie(c, state)) {
     throw new HTTPException(400, { message: "Inner OAuth cookie not found. This is likely because you refreshed the page during the OAuth sign in process. Please try signing in again" });
   }
   const consumed = state ? await consumeOuterState(db, state) : { status: "unknown" as const };

@@ -32,11 +32,6 @@ export interface OuterOAuthInfo {
   afterCallbackRedirectUrl: string | null;
   /** PKCE verifier towards the provider. */
   innerCodeVerifier: string;
-  /**
-   * False for a flow whose authorize request was a script's fetch (the JSON response mode): a cross-origin fetch
-   * cannot set the inner-state cookie, so its callback is accepted without one. Absent means bound.
-   */
-  browserBound?: boolean;
 }
 
 const hash = (value: string) => new Uint8Array(createHash("sha256").update(value, "utf8").digest());
@@ -49,14 +44,6 @@ export async function createOuterState(db: Db, projectId: string, info: OuterOAu
     .values({ state_hash: hash(state), project_id: projectId, info: JSON.stringify(info), expires_at: new Date(now + OUTER_STATE_LIFETIME_MS) })
     .execute();
   return state;
-}
-
-/** Whether the state names a flow whose callback needs no inner-state cookie (`browserBound: false`); nothing is used up. */
-export async function outerStateIsUnbound(db: Db, state: string): Promise<boolean> {
-  const row = await db.selectFrom("oauth_outer_states").select("info").where("state_hash", "=", hash(state)).executeTakeFirst();
-  if (!row) return false;
-  const info = (typeof row.info === "string" ? JSON.parse(row.info) : row.info) as OuterOAuthInfo;
-  return info.browserBound === false;
 }
 
 export type ConsumedOuterState = { status: "ok"; projectId: string; info: OuterOAuthInfo } | { status: "expired"; projectId: string; info: OuterOAuthInfo } | { status: "unknown" };

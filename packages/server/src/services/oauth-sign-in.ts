@@ -5,6 +5,7 @@ import type { Env } from "../env.js";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { ProjectProvider } from "../oauth/project-providers.js";
 import type { ProviderProfile, ProviderTokens } from "../oauth/inner-client.js";
+import { sameTypeConfigIds } from "./oauth-accounts.js";
 import type { OuterOAuthInfo } from "./oauth-flow-records.js";
 import { storeProviderTokens } from "./oauth-tokens.js";
 import type { ProjectRow } from "./projects.js";
@@ -64,7 +65,7 @@ async function link(trx: Db, env: Env, project: ProjectRow, provider: ProjectPro
   // A linked account also signs in, unless the user already signs in with another account of this provider
   // type (SPEC.md §3: one sign-in link per type), under this config entry or another entry of the same type.
   const config = renderProjectConfig(project.config_override as ConfigObject);
-  const sameType = [provider.type, ...Object.entries(config.auth.oauth.providers).flatMap(([configId, entry]) => (entry.type === provider.type ? [configId] : []))];
+  const sameType = sameTypeConfigIds(config, provider.type);
   const signsInAlready = await trx
     .selectFrom("oauth_accounts")
     .select("id")
