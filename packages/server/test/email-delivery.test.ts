@@ -279,6 +279,14 @@ describe("GET /internal/emails", () => {
     expect(list.body.items[0].sender_config).toEqual({ type: "standard", host: "127.0.0.1", port: smtp.port, username: "mailer", sender_name: "Configured sender", sender_email: "noreply@acme.example" });
     expect(list.text).not.toContain("mailer-password");
 
+    // Without a sender name of its own, the project's mail goes out under (and is logged with) the project's name.
+    const unnamed = await createTestProject(server, "Unnamed Sender");
+    const { senderName: _unused, ...withoutName } = standardConfig(smtp.port);
+    await configureEmail(unnamed, withoutName);
+    await sendEmail(deps(), await getProject(server.db, unnamed.projectId), { to: email(), template: "sign_in_invitation", variables: { signInInvitationLink: "https://a.example/3" } });
+    const unnamedList = await api(server.url, "/internal/emails", { headers: unnamed.headers("admin") });
+    expect(unnamedList.body.items[0].sender_config).toEqual({ type: "standard", host: "127.0.0.1", port: smtp.port, username: "mailer", sender_name: "Unnamed Sender", sender_email: "noreply@acme.example" });
+
     const other = await createTestProject(server, "Other");
     expect((await api(server.url, "/internal/emails", { headers: other.headers("admin") })).body.items).toEqual([]);
     const asServer = await api(server.url, "/internal/emails", { headers: project.headers("server") });

@@ -35,7 +35,7 @@ export function resolveDelivery(env: Env, server: EmailServerConfig, projectName
       host: server.host,
       port: server.port,
       username: server.username,
-      sender_name: server.senderName,
+      sender_name: server.senderName ?? projectName,
       sender_email: server.senderEmail,
     });
     const { host, port, username, password, senderEmail, senderName } = server;
