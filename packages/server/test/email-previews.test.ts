@@ -49,7 +49,7 @@ describe("PATCH /internal/email-templates/{id}", () => {
     expect(config.emails.templates[VERIFICATION]).toEqual({ displayName: "Email Verification", tsxSource: HELLO_TEMPLATE, themeId: theme });
   });
 
-  it("renders the built-in template on the selected theme, with no theme for false, and keeps the theme when theme_id is absent", async () => {
+  it("renders the built-in template on the selected theme, with no theme for false; a rename keeps the theme, a new source without theme_id goes back to the selected one", async () => {
     const project = await projectWithOwnEmailServer();
     const onSelected = await as(project, "admin", `/internal/email-templates/${MAGIC_LINK}`, { method: "PATCH", body: { theme_id: null } });
     expect(onSelected.status, onSelected.text).toBe(200);
@@ -63,6 +63,12 @@ describe("PATCH /internal/email-templates/{id}", () => {
     const renamed = await as(project, "admin", `/internal/email-templates/${MAGIC_LINK}`, { method: "PATCH", body: { display_name: "Codes" } });
     expect(renamed.body.rendered_html).toBe(bare.body.rendered_html);
     expect(await template(project, MAGIC_LINK)).toMatchObject({ display_name: "Codes", theme_id: false });
+    // A new source without theme_id puts the template back on the selected theme, as the reference does.
+    const source = (await template(project, MAGIC_LINK)).tsx_source;
+    const resourced = await as(project, "admin", `/internal/email-templates/${MAGIC_LINK}`, { method: "PATCH", body: { tsx_source: source } });
+    expect(resourced.status, resourced.text).toBe(200);
+    expect(resourced.body.rendered_html).toBe(onSelected.body.rendered_html);
+    expect((await template(project, MAGIC_LINK)).theme_id).toBeUndefined();
   });
 
   it("refuses a template that does not compile or throws, with the error and its line, and saves nothing", async () => {

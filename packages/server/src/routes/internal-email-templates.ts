@@ -68,7 +68,7 @@ export const internalEmailTemplatesRoutes = [
     path: "/internal/email-templates/:id",
     summary: "Change an email template",
     description:
-      "Sets its TSX source, theme (`theme_id`: a theme, `false` for none, null for the selected theme; absent: unchanged) and/or name. " +
+      "Sets its TSX source, theme (`theme_id`: a theme, `false` for none, null or absent for the selected theme; absent in a rename alone: unchanged) and/or name. " +
       "The template is rendered first, with its preview variables: if that fails, EMAIL_RENDERING_ERROR says why and nothing changes; " +
       "otherwise it is saved and the answer is the rendered HTML. A theme the project does not have is a 400. As in the protocol, " +
       "templates can be changed only while the project sends mail through its own email server (REQUIRES_CUSTOM_EMAIL_SERVER).",
@@ -78,7 +78,10 @@ export const internalEmailTemplatesRoutes = [
     response: { description: "The saved template, rendered.", schema: emailTemplateUpdated },
     errors: [KnownErrors.RequiresCustomEmailServer, KnownErrors.EmailRenderingError],
     handler: async (c, { auth, params, body }) => {
-      const update: EmailTemplateUpdate = { displayName: body.display_name, tsxSource: body.tsx_source, themeId: body.theme_id };
+      // As the reference: a new source without `theme_id` puts the template back on the selected theme. A rename
+      // alone (Latchkey's addition) leaves the theme as it was.
+      const themeId = body.theme_id === undefined && body.tsx_source !== undefined ? null : body.theme_id;
+      const update: EmailTemplateUpdate = { displayName: body.display_name, tsxSource: body.tsx_source, themeId };
       const emails = emailConfigOf(auth.project);
       if (emails.server.isShared) throw new KnownErrors.RequiresCustomEmailServer();
       const next = planEmailTemplateUpdate(emails, params.id, update);
