@@ -158,11 +158,11 @@ describe("untrusted URLs: sent to the provider, refused at the callback", () => 
     expect((await as(project, "server", "/users")).body.items).toEqual([]);
   });
 
-  it("hands back an untrusted after_callback_redirect_url as null, and a trusted one as it was given", async () => {
+  it("hands back after_callback_redirect_url as it was given, trusted or not, as the reference does (clients check it)", async () => {
     const project = await oauthProject();
     for (const [afterCallback, expected] of [
-      ["https://evil.example/after", null],
-      ["http://localhost.evil.example:3000/after", null],
+      ["https://evil.example/after", "https://evil.example/after"],
+      ["http://localhost.evil.example:3000/after", "http://localhost.evil.example:3000/after"],
       ["http://localhost:3000/after", "http://localhost:3000/after"],
     ] as const) {
       const flow = clientFlow(project, "github", { afterCallback });

@@ -216,8 +216,9 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
       redirectUri: info.redirectUri,
       codeChallenge: info.codeChallenge,
       isNewUser: outcome.isNewUser,
-      // Handed back to the client only when trusted; clients check it again before going there.
-      afterCallbackRedirectUrl: info.afterCallbackRedirectUrl && trusted(info.afterCallbackRedirectUrl) ? info.afterCallbackRedirectUrl : null,
+      // Handed back as given, as the reference does: the client decides whether to go there (the SDKs and
+      // @latchkey/core follow it only on their own origin).
+      afterCallbackRedirectUrl: info.afterCallbackRedirectUrl,
     });
     const target = new URL(info.redirectUri);
     target.searchParams.set("code", code);
