@@ -69,3 +69,30 @@ describe("the OAuth callback in another browser", () => {
     expect((await (await fetch(`${latchkey}/api/v1/users`, { headers: project.headers("server") })).json()).items).toHaveLength(1);
   });
 });
+
+describe("an after_callback_redirect_url on another origin", () => {
+  it("is handed back by the token endpoint as given, and the widgets stay on their own origin", async () => {
+    const project = await demoProject({ "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true } });
+    const latchkey = server.env.publicUrl;
+    const page = await openDemo(project, `${latchkey}/demo/handler/sign-in`);
+    // The server hands the URL back as given (the reference does too): the client must refuse to go there.
+    let handedBack: unknown;
+    await page.route(`${latchkey}/api/v1/auth/oauth/token`, async (route) => {
+      const response = await route.fetch();
+      const body = { ...(await response.json()), after_callback_redirect_url: "https://evil.example/after" };
+      handedBack = body.after_callback_redirect_url;
+      await route.fulfill({ response, json: body });
+    });
+    const leftTheOrigin: string[] = [];
+    page.on("request", (request) => {
+      if (request.isNavigationRequest() && new URL(request.url()).hostname === "evil.example") leftTheOrigin.push(request.url());
+    });
+    await page.getByRole("button", { name: "Continue with GitHub" }).click();
+    await page.getByLabel("Email address").fill(newEmail("octo"));
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.waitForURL(at("/demo/"));
+    await page.locator("#signed-in").waitFor();
+    expect(handedBack).toBe("https://evil.example/after");
+    expect(leftTheOrigin).toEqual([]);
+  });
+});
