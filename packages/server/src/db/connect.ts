@@ -39,6 +39,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
     // event on that client, which the pool listens for only on idle clients; the request's query fails
     // with it anyway (answered 503, http/database-unavailable.ts), so the event itself is not needed.
     pool.on("connect", (client) => client.on("error", () => {}));
+    markConnectFailures(pool);
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     changeSources.set(db, { kind: "postgres", url: target.url });
     pools.set(db, pool);
@@ -96,6 +97,33 @@ export function changeSourceOf(db: Db): ChangeSource {
   const source = changeSources.get(db);
   if (!source) throw new Error("changeSourceOf: the database was not opened by connectDatabase");
   return source;
+}
+
+const connectFailures = new WeakSet<object>();
+
+/**
+ * Whether an error is the pool failing to give a connection: the server unreachable, refusing it (whatever its
+ * code: 55000 for a database closed to connections, 53300 too many, 57P03 starting up, 28P01 a changed password…),
+ * or none free in time. Such a failure says nothing about the request (http/database-unavailable.ts: 503).
+ */
+export function isConnectFailure(error: unknown): boolean {
+  return typeof error === "object" && error !== null && connectFailures.has(error);
+}
+
+/** Notes every error of the pool's `connect` (Kysely's promise form and pg-pool's own callback form). */
+function markConnectFailures(pool: pg.Pool): void {
+  const connect = pool.connect.bind(pool) as (callback?: (error: unknown, client?: unknown, done?: unknown) => void) => Promise<unknown> | void;
+  const mark = (error: unknown) => {
+    const marked = typeof error === "object" && error !== null ? error : new Error(String(error));
+    connectFailures.add(marked);
+    return marked;
+  };
+  (pool as { connect: unknown }).connect = (callback?: (error: unknown, client?: unknown, done?: unknown) => void) => {
+    if (callback) return connect((error, client, done) => callback(error ? mark(error) : error, client, done));
+    return (connect() as Promise<unknown>).catch((error: unknown) => {
+      throw mark(error);
+    });
+  };
 }
 
 /** The connection pool of a PostgreSQL database opened by `connectDatabase` (for `/metrics`); none for PGlite. */
