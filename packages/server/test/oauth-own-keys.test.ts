@@ -44,7 +44,7 @@ interface ClientFlow {
 }
 
 /** The authorize URL as @stackframe/js builds it. */
-function clientFlow(p: TestProject, providerId: string): ClientFlow {
+function clientFlow(p: TestProject, providerId: string, options: { errorRedirect?: null } = {}): ClientFlow {
   const verifier = randomBytes(32).toString("base64url");
   const state = randomBytes(24).toString("base64url");
   const url = new URL(`${server.env.publicUrl}/api/v1/auth/oauth/authorize/${providerId}`);
@@ -61,7 +61,7 @@ function clientFlow(p: TestProject, providerId: string): ClientFlow {
     type: "authenticate",
     error_redirect_url: ERROR_PAGE,
   };
-  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries(params)) if (key !== "error_redirect_url" || options.errorRedirect !== null) url.searchParams.set(key, value);
   return { state, verifier, authorizeUrl: url.toString() };
 }
 
@@ -148,7 +148,8 @@ async function signIn(fake: FakeProvider, p: TestProject, configId: string, acco
 
 /** Latchkey's callback with a code the provider never issued: the provider refuses it at the token endpoint. */
 async function refusedExchange(fake: FakeProvider, p: TestProject, configId: string): Promise<Response> {
-  const authorize = await toProvider(clientFlow(p, configId));
+  // Without an error page, so the answer is the text; a trusted page is sent the error (oauth-callback-faults.test.ts).
+  const authorize = await toProvider(clientFlow(p, configId, { errorRedirect: null }));
   const { back } = await fake.approve(authorize, {});
   back.searchParams.set("code", "not-a-code-the-provider-issued");
   const from = fake.received.length;

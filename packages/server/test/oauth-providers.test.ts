@@ -180,10 +180,10 @@ describe("callbacks where the user refused", () => {
     });
   }
 
-  it("a callback for another state is refused as a failure of its own, not a refusal", async () => {
+  it("a callback for another state is an invalid grant, not a refusal, before any token request", async () => {
     const client = innerOAuthClient("github", { kind: "standard", clientId: "c", clientSecret: "s" });
     const params = new URLSearchParams({ code: "c0de", state: "someone-else" });
-    await expect(client.callback({ redirectUri: request.redirectUri, params, state: request.state, codeVerifier: "v".repeat(43) })).rejects.toMatchObject({ kind: "other" });
+    await expect(client.callback({ redirectUri: request.redirectUri, params, state: request.state, codeVerifier: "v".repeat(43) })).rejects.toMatchObject({ kind: "invalid_grant" });
   });
 });
 
@@ -284,11 +284,12 @@ describe.skipIf(process.env.LATCHKEY_TEST_DB === "postgres")("a development Open
   it("asks for openid offline_access with consent and PKCE S256, exchanges the code and reads the profile from the ID token", async () => {
     const flow = await signIn("ada.lovelace@example.com");
     expect(Object.fromEntries(flow.url.searchParams)).toMatchObject({ client_id: "github", scope: "openid offline_access email", prompt: "consent", code_challenge_method: "S256", state: flow.state });
-    // RFC 9207: the issuer names itself on the callback, and a callback naming another one is refused.
+    // RFC 9207: the issuer names itself on the callback, and a callback naming another one is refused (an invalid
+    // grant: the callback is not the provider's).
     expect(flow.params.get("iss")).toBe(issuer.issuer);
     const forged = new URLSearchParams(flow.params);
     forged.set("iss", "http://127.0.0.1:9/evil");
-    await expect(client.callback({ redirectUri, params: forged, state: flow.state, codeVerifier: flow.verifier })).rejects.toMatchObject({ kind: "other" });
+    await expect(client.callback({ redirectUri, params: forged, state: flow.state, codeVerifier: flow.verifier })).rejects.toMatchObject({ kind: "invalid_grant" });
 
     const { profile, tokens } = await flow.callback();
     expect(profile).toEqual({ accountId: "ada.lovelace@example.com", email: "ada.lovelace@example.com", emailVerified: true, displayName: "Ada Lovelace", profileImageUrl: null });

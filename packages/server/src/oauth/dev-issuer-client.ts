@@ -1,7 +1,7 @@
 import * as openid from "openid-client";
 import type { OAuthProviderId } from "@latchkey/protocol/schemas";
 import { ProviderCallbackError, type InnerOAuthClient, type ProviderProfile, type ProviderSettings } from "./inner-client.js";
-import { mapProviderErrors as mapErrors, providerTokens } from "./openid-errors.js";
+import { exchangeCallbackCode, mapProviderErrors as mapErrors, providerTokens } from "./openid-errors.js";
 
 type DevIssuerSettings = Extract<ProviderSettings, { kind: "dev-issuer" }>;
 
@@ -34,9 +34,7 @@ export function devIssuerClient(type: OAuthProviderId, settings: DevIssuerSettin
     },
     async callback(request) {
       const config = await configuration();
-      const currentUrl = new URL(request.redirectUri);
-      for (const [key, value] of request.params) currentUrl.searchParams.set(key, value);
-      const tokens = await mapErrors(() => openid.authorizationCodeGrant(config, currentUrl, { pkceCodeVerifier: request.codeVerifier, expectedState: request.state }));
+      const tokens = await exchangeCallbackCode(config, request);
       const claims = tokens.claims();
       if (!claims) throw new ProviderCallbackError("other", "The issuer answered without an ID token");
       const email = typeof claims.email === "string" ? claims.email : claims.sub;

@@ -188,7 +188,7 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
     // code would be exchanged at the wrong provider, which the protocol's server reports as an invalid grant).
     const provider = findProjectProvider(config, c.req.param("provider_id") ?? "");
     if (!provider) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
-    if (provider.configId !== info.providerConfigId) throw new HTTPException(400, { message: INVALID_GRANT });
+    if (provider.configId !== info.providerConfigId) throw new InvalidGrant();
     let answer;
     try {
       answer = await providerClient(env, config, provider).callback({
@@ -201,7 +201,7 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
       if (!(error instanceof ProviderCallbackError)) throw error;
       if (error.kind === "access_denied") throw new KnownErrors.OAuthProviderAccessDenied();
       c.get("log").warn({ err: error, provider: provider.configId }, "OAuth provider callback failed");
-      if (error.kind === "invalid_grant") throw new HTTPException(400, { message: INVALID_GRANT });
+      if (error.kind === "invalid_grant") throw new InvalidGrant();
       if (error.kind === "invalid_client") {
         throw new HTTPException(400, { message: "Invalid client credentials for this OAuth provider. Please ensure the configuration in the Stack Auth dashboard is correct." });
       }
@@ -225,8 +225,8 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
     target.searchParams.set("state", info.clientState);
     return new Response("{}", { status: 303, headers: { location: target.toString(), "content-type": "application/json; charset=utf-8" } });
   } catch (error) {
-    if (error instanceof KnownError && info.errorRedirectUrl && isOAuthRedirectTrustedForProject(env, project.id, config, info.errorRedirectUrl)) {
-      return errorRedirect(info.errorRedirectUrl, error);
+    if ((error instanceof KnownError || error instanceof InvalidGrant) && info.errorRedirectUrl && isOAuthRedirectTrustedForProject(env, project.id, config, info.errorRedirectUrl)) {
+      return errorRedirect(info.errorRedirectUrl, error instanceof InvalidGrant ? INVALID_GRANT_ON_ERROR_PAGE : error);
     }
     throw error;
   }
@@ -234,8 +234,21 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
 
 const INVALID_GRANT = "Inner OAuth callback failed due to invalid grant. Please try again.";
 
+/** The provider refused the callback's code (or the callback was not the provider's): the reference's 400 text. */
+class InvalidGrant extends HTTPException {
+  constructor() {
+    super(400, { message: INVALID_GRANT });
+  }
+}
+
+/**
+ * The invalid grant on a trusted error page: the text has no code of its own, and an error page rebuilds the error
+ * from its code, so it goes as INVALID_AUTHORIZATION_CODE (known to both SDK versions) with the reference's text.
+ */
+const INVALID_GRANT_ON_ERROR_PAGE = { code: KnownErrors.InvalidAuthorizationCode.code, message: INVALID_GRANT, details: {} };
+
 /** A known error shown on the client's (trusted) error page: `errorCode`, `message`, `details` in the query, as the protocol does. */
-function errorRedirect(errorRedirectUrl: string, error: KnownError): Response {
+function errorRedirect(errorRedirectUrl: string, error: Pick<KnownError, "code" | "message" | "details">): Response {
   const url = new URL(errorRedirectUrl);
   url.searchParams.set("errorCode", error.code);
   url.searchParams.set("message", error.message);

@@ -2,7 +2,7 @@ import * as openid from "openid-client";
 import type { OAuthProviderId } from "@latchkey/protocol/schemas";
 import type { InnerOAuthClient, ProviderSettings, ProviderTokens } from "../inner-client.js";
 import { devIssuerClient } from "../dev-issuer-client.js";
-import { mapProviderErrors, providerTokens } from "../openid-errors.js";
+import { exchangeCallbackCode, mapProviderErrors, providerTokens } from "../openid-errors.js";
 import { PROVIDERS, type StandardSettings } from "./catalog.js";
 import { fixTokenAnswers } from "./token-quirks.js";
 
@@ -64,9 +64,7 @@ function standardClient(type: OAuthProviderId, settings: StandardSettings): Inne
       });
     },
     async callback(request) {
-      const currentUrl = new URL(request.redirectUri);
-      for (const [key, value] of request.params) currentUrl.searchParams.set(key, value);
-      const tokens = await mapProviderErrors(() => openid.authorizationCodeGrant(config, currentUrl, { pkceCodeVerifier: request.codeVerifier, expectedState: request.state }));
+      const tokens = await exchangeCallbackCode(config, request);
       const fetchJson = async (url: string, headers: Record<string, string> = {}) => {
         const response = await openid.fetchProtectedResource(config, tokens.access_token, new URL(url), "GET", undefined, new Headers({ accept: "application/json", ...headers }));
         if (!response.ok) throw new Error(`${url} answered ${response.status}`);
