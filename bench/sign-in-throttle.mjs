@@ -4,10 +4,11 @@
 //   (1) HTTP POST /auth/password/sign-in, sequential: the sign-in p50 as a client sees it, limits included;
 //   (2) in process, interleaved: signInWithPassword() (production, limits included) against the same steps
 //       without the limits, composed here in the bench only (lookup, argon2id verify, session);
-//   (3) in process: the limits' own bookkeeping per sign-in — assertNotThrottled + clearAccountFailures for a
-//       success, assertNotThrottled + recordFailedAttempt for a failure — which is exactly what (2) differs by.
+//   (3) in process: the limits' own bookkeeping per sign-in — admitAttempt (the slot, taken in one statement)
+//       and then succeeded() for a success, failed() for a failure — which is exactly what (2) differs by.
 // (2) is dominated by argon2id's tens of milliseconds and their noise; (3) is the precise figure, and an upper
-// bound: run alone here, whereas signInWithPassword reads the counters alongside the account lookup.
+// bound: run alone here, whereas signInWithPassword takes the slot alongside the account lookup and gives it
+// back while the session is made.
 // Not part of `npm test` (STYLE.md §9). Runs the real server in this process on a fresh database.
 //
 //   node --conditions=source bench/sign-in-throttle.mjs [--sign-ins 200] [--bookkeeping 2000] [--pglite]
@@ -40,7 +41,7 @@ const { signInWithPassword } = await import(new URL("services/password-auth.ts",
 const { findUserByAuthEmail } = await import(new URL("services/users.ts", src).href);
 const { verifyPassword } = await import(new URL("crypto/passwords.ts", src).href);
 const { finishSignIn } = await import(new URL("services/mfa-gate.ts", src).href);
-const { assertNotThrottled, clearAccountFailures, recordFailedAttempt } = await import(new URL("services/auth-throttle.ts", src).href);
+const { admitAttempt } = await import(new URL("services/auth-throttle.ts", src).href);
 
 const DATABASE = "latchkey_bench_throttle";
 const db = args.pglite ? await connectDatabase({ kind: "pglite", dataDir: undefined }) : await freshPostgres(DATABASE, connectDatabase);
@@ -75,23 +76,22 @@ try {
   for (let i = 0; i < SIGN_INS; i++) {
     const email = emails[i % USERS];
     const pair = [
-      async () => withLimits.push(await timed(() => signInWithPassword(db, env, project, email, PASSWORD, CLIENT_IP))),
+      async () => withLimits.push(await timed(() => signInWithPassword(db, env, project, email, PASSWORD, { clientIp: CLIENT_IP }))),
       async () => withoutLimits.push(await timed(() => unthrottled(email))),
     ];
     if (i % 2) pair.reverse();
     for (const run of pair) await run();
   }
 
-  // (3) The bookkeeping alone: a success's reads and clear, a failure's read and count. Failures use a fresh
-  // account and client address each, so no block builds up and every one takes the counting path.
+  // (3) The bookkeeping alone: a success's slot and its release, a failure's slot and count. Failures use a
+  // fresh account and client address each, so no block builds up and every one takes the counting path.
   const success = await measure(BOOKKEEPING, async (i) => {
     const subject = { kind: "password", projectId: project.id, account: emails[i % USERS], clientIp: CLIENT_IP };
-    await clearAccountFailures(db, subject, await assertNotThrottled(db, subject));
+    await (await admitAttempt(db, subject)).succeeded();
   });
   const failure = await measure(BOOKKEEPING, async (i) => {
     const subject = { kind: "password", projectId: project.id, account: `nobody-${i}@example.com`, clientIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` };
-    await assertNotThrottled(db, subject);
-    await recordFailedAttempt(db, subject);
+    await (await admitAttempt(db, subject)).failed();
   });
 
   const database = args.pglite ? "PGlite (in memory)" : `PostgreSQL ${(await pgVersion()) ?? ""}`.trim();
@@ -99,8 +99,8 @@ try {
   console.log(`Password sign-in and its brute-force bookkeeping; ${database}, Node ${process.version}, ${USERS} users round-robin, sequential`);
   report("HTTP POST /auth/password/sign-in (limits included)", http);
   console.log(`  in process, ${SIGN_INS} each, interleaved: signInWithPassword p50 ${p50(withLimits).toFixed(2)} ms; the same steps without the limits p50 ${p50(withoutLimits).toFixed(2)} ms; difference ${(p50(withLimits) - p50(withoutLimits)).toFixed(2)} ms (within argon2id's noise)`);
-  report("bookkeeping of a successful sign-in (assertNotThrottled + clearAccountFailures)", success);
-  report("bookkeeping of a failed sign-in (assertNotThrottled + recordFailedAttempt)", failure);
+  report("bookkeeping of a successful sign-in (admitAttempt + succeeded)", success);
+  report("bookkeeping of a failed sign-in (admitAttempt + failed)", failure);
   console.log(`  → the limits add ${success.p50.toFixed(2)} ms at p50 to a successful sign-in of ${http.p50.toFixed(1)} ms (${((100 * success.p50) / http.p50).toFixed(1)} %), ${failure.p50.toFixed(2)} ms to a failed one`);
 } finally {
   await server.close();

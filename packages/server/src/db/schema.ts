@@ -102,6 +102,9 @@ export interface AuthThrottlesTable {
   failures: number;
   last_failure_at: Date;
   blocked_until: Date;
+  /** Attempts admitted and not yet settled (migration 0036). */
+  in_flight: ColumnType<number, number | undefined, number>;
+  in_flight_since: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface TeamMembersTable {

@@ -2,7 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { isKeyAllowedInThisMode } from "../env.js";
 import { findProjectCheckingKey, type KeyKind } from "../services/api-keys.js";
-import { recordFailedAttempt, secondsBlocked, tooManyAttempts, type ThrottleSubject } from "../services/auth-throttle.js";
+import { countUnlessBlocked, secondsBlocked, tooManyAttempts, type ThrottleSubject } from "../services/auth-throttle.js";
 import { verifyAccessToken } from "../crypto/access-tokens.js";
 import { adminAccessTokenOwner, readAdminAccessToken } from "../services/project-ownership.js";
 import { INTERNAL_PROJECT_ID } from "../services/projects.js";
@@ -97,7 +97,12 @@ async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const projectOwner = adminTokenClaims ? await adminAccessTokenOwner(db, adminTokenClaims, projectId) : undefined;
 
   const keyWorks = (key: string) => isKeyAllowedInThisMode(env, key) && found.keyValid;
-  if (secretKeyAttempt && !keyWorks(keyToCheck.key!)) await recordFailedAttempt(db, secretKeyAttempt);
+  if (secretKeyAttempt && !keyWorks(keyToCheck.key!)) {
+    // A wrong key is counted and checked against the limit in one step: of parallel guesses past the threshold,
+    // every one is refused, whichever process answers it (the read above saw none of them).
+    const seconds = await countUnlessBlocked(db, secretKeyAttempt);
+    if (seconds > 0) throw tooManyAttempts(seconds);
+  }
 
   switch (accessType) {
     case "client":

@@ -1,5 +1,5 @@
 import { HTTPException } from "hono/http-exception";
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
 
 /**
@@ -10,6 +10,13 @@ import type { Db } from "../db/connect.js";
  * counted attempt blocks the next one for an exponentially growing time, capped: an attacker can slow an
  * account's sign-in to one try a minute, never lock its owner out for good. Counts are forgotten after 15
  * quiet minutes; a success clears the account's.
+ *
+ * Counting is exact under bursts (issue 30: 16 parallel wrong passwords on two processes were all checked). An
+ * attempt whose outcome takes a while (a password hash) first takes a slot in the statement that checks the
+ * limit (`admitAttempt`), and settles it when its outcome is known; one whose outcome is known at once (a wrong
+ * key, a mail send) is counted in the statement that checks (`countUnlessBlocked`). Either is one step under the
+ * counter row's lock. The table is unlogged (migration 0036): every sign-in writes it, and the counters need not
+ * survive a database crash.
  *
  * Every kind has counters of its own, so that guessing one secret never slows another way in (a mistyped
  * one-time code does not delay the same person's password sign-in) and each limit can fit its secret.
@@ -37,7 +44,9 @@ export type AttemptKind =
   /** Wrong secret server or super secret admin keys (the publishable key is no secret). */
   | "api_key"
   /** Mails sent by "maybe sent" and verification routes; every send counts, not only failures. */
-  | "mail_send";
+  | "mail_send"
+  /** Wrong bearer tokens for `/metrics` (LATCHKEY_METRICS_TOKEN), under the project id "-". */
+  | "metrics_token";
 
 const PER_ACCOUNT: Rule = { threshold: 5, baseSeconds: 1, capSeconds: 60 };
 // Each attempt code already dies after 5 wrong TOTP codes; the person who mistyped that often gets a fresh one
@@ -57,94 +66,114 @@ const LIMITS: Record<AttemptKind, { account?: Rule; clientIp: Rule }> = {
   cli_code: { clientIp: PER_CLIENT_ADDRESS },
   api_key: { clientIp: PER_CLIENT_ADDRESS },
   mail_send: { clientIp: SENDS_PER_CLIENT_ADDRESS },
+  metrics_token: { clientIp: PER_CLIENT_ADDRESS },
 };
 
 const FORGET_AFTER = "15 minutes";
 /** Counters untouched this long are deleted by the sweeper. */
 export const THROTTLE_RETENTION = "1 day";
+/**
+ * How long an admitted attempt holds its slot at most: one whose process died before settling it stops counting
+ * then. Far longer than any attempt takes (a password hash, a code lookup).
+ */
+const SLOT_LEASE = "30 seconds";
+/** How long an attempt waits for slots that attempts in flight hold before it is refused (a second's 429). */
+const SLOT_WAIT_MS = 2_000;
 
 export interface ThrottleSubject {
   kind: AttemptKind;
   projectId: string;
   /** The account as presented (an email, or a user id); counted only for kinds with a per-account rule. */
   account?: string;
+  /**
+   * A browser that has signed in to the account before (crypto/device-tokens.ts): its attempts are counted per
+   * device instead of against the account, so an attacker's failures never lock it out (OWASP's device cookies).
+   */
+  device?: string;
   /** The client's address (http/client-ip.ts `attemptIp`), when known and worth counting. */
   clientIp?: string;
 }
 
-function countersOf(subject: ThrottleSubject): Array<{ key: string; rule: Rule }> {
+interface Counter {
+  key: string;
+  rule: Rule;
+}
+
+function countersOf(subject: ThrottleSubject): Counter[] {
   const limits = LIMITS[subject.kind];
-  const counters: Array<{ key: string; rule: Rule }> = [];
+  const counters: Counter[] = [];
   if (limits.account && subject.account !== undefined) {
-    counters.push({ key: `${subject.kind}:account:${subject.projectId}:${subject.account.toLowerCase()}`, rule: limits.account });
+    const account = `${subject.projectId}:${subject.account.toLowerCase()}`;
+    const key = subject.device ? `${subject.kind}:device:${account}:${subject.device}` : `${subject.kind}:account:${account}`;
+    counters.push({ key, rule: limits.account });
   }
   if (subject.clientIp) counters.push({ key: `${subject.kind}:ip:${subject.projectId}:${subject.clientIp}`, rule: limits.clientIp });
   return counters;
 }
 
-/** Where a subject stands: how long it still has to wait, and whether its account has failures on record. */
-export interface ThrottleState {
-  /** 0 when neither the account nor the client address is blocked. */
-  seconds: number;
-  /** Whether a success has anything to clear (most sign-ins have not: they skip the write). */
-  accountHasFailures: boolean;
+/**
+ * An attempt admitted under the limits, holding a slot on each of its counters until it is settled (exactly once):
+ * a counter lets `threshold` minus its failures attempts run at once (one past the threshold), so parallel attempts
+ * on any number of server processes never check more secrets than the same attempts made one after another.
+ */
+export interface Admission {
+  /** A wrong guess: counted, and the wait the count calls for set. */
+  failed(): Promise<void>;
+  /** A success: the account's (or the device's) count cleared. Not the client address's: one success must not hide stuffing. */
+  succeeded(): Promise<void>;
+  /** Neither (an error that is no guess, say MFA being required after a right code): nothing counted. */
+  released(): Promise<void>;
 }
 
-/** One read of the subject's counters. */
-export async function throttleState(db: Db, subject: ThrottleSubject): Promise<ThrottleState> {
+/**
+ * Takes a slot on each of the subject's counters, or refuses the attempt with 429 and `Retry-After` while a counter
+ * is blocked. While the slots are taken by attempts in flight it waits for them to settle (a password hash, a few
+ * dozen milliseconds) and asks again, for as long as its counters stay below their thresholds: successes free the
+ * slots, failures that reach a threshold refuse it. So parallel right passwords all sign in, and parallel wrong ones
+ * are answered as one after another would be; past a threshold only an attempt on its first try gets the one slot
+ * between blocks, so a waiting burst never spills into the next.
+ */
+export async function admitAttempt(db: Db, subject: ThrottleSubject): Promise<Admission> {
   const counters = countersOf(subject);
-  if (counters.length === 0) return { seconds: 0, accountHasFailures: false };
-  const rows = await db
-    .selectFrom("auth_throttles")
-    .select(["key", sql<number>`greatest(0, ceil(extract(epoch from blocked_until - now())))`.as("seconds")])
-    .where("key", "in", counters.map((c) => c.key))
-    .execute();
-  const [accountKey] = countersOf({ ...subject, clientIp: undefined }).map((c) => c.key);
+  if (counters.length === 0) return { failed: nothing, succeeded: nothing, released: nothing };
+  const deadline = Date.now() + SLOT_WAIT_MS;
+  for (let pause = 10, retry = false; !(await takeSlots(db, counters, retry)); pause = Math.min(2 * pause, 200), retry = true) {
+    const { seconds, pastThreshold } = await counterState(db, counters);
+    if (seconds > 0 || pastThreshold) throw tooManyAttempts(Math.max(1, seconds));
+    // Slots held longer than this belong to attempts that are stuck or whose process died (their lease runs out).
+    if (Date.now() + pause > deadline) throw tooManyAttempts(1);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  const keys = counters.map((c) => c.key);
+  const [own] = countersOf({ ...subject, clientIp: undefined });
+  let settled = false;
+  const once = (settle: () => Promise<unknown>) => async () => {
+    if (settled) return;
+    settled = true;
+    await settle();
+  };
   return {
-    seconds: Math.max(0, ...rows.map((row) => Number(row.seconds))),
-    accountHasFailures: accountKey !== undefined && rows.some((row) => row.key === accountKey),
+    failed: once(() => Promise.all(counters.map((c) => countFailure(db, c, 1)))),
+    succeeded: once(() => releaseSlots(db, keys, own?.key)),
+    released: once(() => releaseSlots(db, keys)),
   };
 }
 
-/** How many seconds the account or the client address still has to wait; 0 when neither is blocked. */
-export async function secondsBlocked(db: Db, subject: ThrottleSubject): Promise<number> {
-  return (await throttleState(db, subject)).seconds;
-}
-
 /**
- * Refuses the attempt with 429 and `Retry-After` while the account or the client address is waiting out a
- * block; otherwise where the subject stands (for `clearAccountFailures`).
+ * Takes a slot on every counter in one statement, or none: the check and the slot are one step under the counter
+ * row's lock, so two attempts never both take the last slot, whichever processes run them.
  */
-export async function assertNotThrottled(db: Db, subject: ThrottleSubject): Promise<ThrottleState> {
-  const state = await throttleState(db, subject);
-  if (state.seconds > 0) throw tooManyAttempts(state.seconds, subject.kind === "mail_send" ? "Too many emails requested" : undefined);
-  return state;
-}
-
-/** Counts a failed attempt against the account and the client address, and sets the wait the counts call for. */
-export async function recordFailedAttempt(db: Db, subject: ThrottleSubject): Promise<void> {
-  const failures = sql<number>`case when auth_throttles.last_failure_at < now() - ${FORGET_AFTER}::interval then 1 else auth_throttles.failures + 1 end`;
-  await Promise.all(
-    countersOf(subject).map(
-      ({ key, rule }) => sql`
-        insert into auth_throttles (key, failures, last_failure_at, blocked_until)
-        values (${key}, 1, now(), ${blockedUntil(sql`1`, rule)})
-        on conflict (key) do update set
-          failures = ${failures},
-          last_failure_at = now(),
-          blocked_until = ${blockedUntil(failures, rule)}`.execute(db),
-    ),
-  );
-}
-
-/**
- * A success clears its account's count (not the client address's: one success must not hide stuffing). With
- * the state its check read, nothing is written when the account had no failures.
- */
-export async function clearAccountFailures(db: Db, subject: ThrottleSubject, state?: ThrottleState): Promise<void> {
-  if (state && !state.accountHasFailures) return;
-  const [account] = countersOf({ ...subject, clientIp: undefined });
-  if (account) await db.deleteFrom("auth_throttles").where("key", "=", account.key).execute();
+async function takeSlots(db: Db, counters: Counter[], retry: boolean): Promise<boolean> {
+  const taken = await sql<{ key: string }>`
+    insert into auth_throttles as t (key, failures, last_failure_at, blocked_until, in_flight, in_flight_since)
+    select s.key, 0, 'epoch', 'epoch', 1, now() from ${subjectValues(counters)} where not ${anyRefusing(counters, retry)}
+    on conflict (key) do update set in_flight = ${inFlight(sql`t`)} + 1, in_flight_since = now()
+    where not ${refuses(sql`t`, perKey(counters, (c) => sql`${c.rule.threshold}::int`), retry)}
+    returning t.key`.execute(db);
+  if (taken.rows.length === counters.length) return true;
+  // Another attempt took the last slot or set a block between this statement's snapshot and its row lock.
+  if (taken.rows.length > 0) await releaseSlots(db, taken.rows.map((row) => row.key));
+  return false;
 }
 
 /**
@@ -153,16 +182,35 @@ export async function clearAccountFailures(db: Db, subject: ThrottleSubject, sta
  * it succeeds.
  */
 export async function throttledAttempt<T>(db: Db, subject: ThrottleSubject, attempt: () => Promise<T>, isFailure: (error: unknown) => boolean): Promise<T> {
-  const state = await assertNotThrottled(db, subject);
+  const admission = await admitAttempt(db, subject);
   let result: T;
   try {
     result = await attempt();
   } catch (error) {
-    if (isFailure(error)) await recordFailedAttempt(db, subject);
+    await (isFailure(error) ? admission.failed() : admission.released());
     throw error;
   }
-  await clearAccountFailures(db, subject, state);
+  await admission.succeeded();
   return result;
+}
+
+/**
+ * Counts an attempt whose outcome is known before it is answered (a wrong secret key, a mail send, which costs
+ * whatever its outcome) unless a counter is blocked: one step under the counter row's lock, so parallel attempts past
+ * the threshold are refused on every process. The seconds to wait when refused (nothing counted then), else 0.
+ */
+export async function countUnlessBlocked(db: Db, subject: ThrottleSubject): Promise<number> {
+  const counters = countersOf(subject);
+  if (counters.length === 0) return 0;
+  const failures = failuresAfterOneMore(sql`t`);
+  const counted = await sql<{ key: string }>`
+    insert into auth_throttles as t (key, failures, last_failure_at, blocked_until)
+    select s.key, 1, now(), ${perKey(counters, (c) => blockedUntil(sql`1`, c.rule), sql`s.key`)} from ${subjectValues(counters)} where not ${anyRefusing(counters)}
+    on conflict (key) do update set failures = ${failures}, last_failure_at = now(), blocked_until = ${perKey(counters, (c) => blockedUntil(failures, c.rule))}
+    where not ${refuses(sql`t`, perKey(counters, (c) => sql`${c.rule.threshold}::int`))}
+    returning t.key`.execute(db);
+  // A counter that refused while another counted leaves that one a count too high: erring towards refusing.
+  return counted.rows.length < counters.length ? Math.max(1, (await counterState(db, counters)).seconds) : 0;
 }
 
 /**
@@ -171,14 +219,112 @@ export async function throttledAttempt<T>(db: Db, subject: ThrottleSubject, atte
  * same for existing and unknown addresses.
  */
 export async function admitCountedAttempt(db: Db, subject: ThrottleSubject): Promise<void> {
-  await assertNotThrottled(db, subject);
-  await recordFailedAttempt(db, subject);
+  const seconds = await countUnlessBlocked(db, subject);
+  if (seconds > 0) throw tooManyAttempts(seconds, subject.kind === "mail_send" ? "Too many emails requested" : undefined);
 }
 
-/** Deletes counters nobody has failed on for a day (run by the sweeper). */
+/**
+ * How many seconds the account or the client address still has to wait; 0 when neither is blocked. A read of one
+ * snapshot: enough for an attempt that is never counted (a right secret key), which it places before any attempt the
+ * snapshot does not see.
+ */
+export async function secondsBlocked(db: Db, subject: ThrottleSubject): Promise<number> {
+  return (await counterState(db, countersOf(subject))).seconds;
+}
+
+/** Counts a failed attempt against the account and the client address, and sets the wait the counts call for. */
+export async function recordFailedAttempt(db: Db, subject: ThrottleSubject): Promise<void> {
+  await Promise.all(countersOf(subject).map((counter) => countFailure(db, counter, 0)));
+}
+
+/** Deletes counters nobody has failed on for a day, and those that hold nothing (run by the sweeper). */
 export async function sweepStaleThrottles(db: Db): Promise<number> {
-  const result = await sql`delete from auth_throttles where last_failure_at < now() - ${THROTTLE_RETENTION}::interval`.execute(db);
+  const result = await sql`
+    delete from auth_throttles
+    where in_flight_since < now() - ${SLOT_LEASE}::interval
+      and (last_failure_at < now() - ${THROTTLE_RETENTION}::interval or (failures = 0 and blocked_until <= now()))`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/** One more failure on a counter, giving back `release` slots (1 when an admitted attempt failed). */
+function countFailure(db: Db, { key, rule }: Counter, release: 0 | 1) {
+  const failures = failuresAfterOneMore(sql`auth_throttles`);
+  return sql`
+    insert into auth_throttles (key, failures, last_failure_at, blocked_until)
+    values (${key}, 1, now(), ${blockedUntil(sql`1`, rule)})
+    on conflict (key) do update set
+      failures = ${failures},
+      last_failure_at = now(),
+      blocked_until = ${blockedUntil(failures, rule)},
+      in_flight = greatest(0, auth_throttles.in_flight - ${release})`.execute(db);
+}
+
+/** Gives back the slots of an attempt; `clear` names the counter whose failures a success wipes. */
+async function releaseSlots(db: Db, keys: string[], clear?: string): Promise<void> {
+  await sql`
+    update auth_throttles set
+      in_flight = greatest(0, in_flight - 1),
+      failures = case when key = ${clear ?? null} then 0 else failures end,
+      blocked_until = case when key = ${clear ?? null} then 'epoch'::timestamptz else blocked_until end
+    where key in (${sql.join(keys)})`.execute(db);
+}
+
+/**
+ * Where the counters stand: the longest block, in whole seconds (0 when none is blocked), and whether any has reached
+ * its threshold.
+ */
+async function counterState(db: Db, counters: Counter[]): Promise<{ seconds: number; pastThreshold: boolean }> {
+  if (counters.length === 0) return { seconds: 0, pastThreshold: false };
+  const row = await sql<{ seconds: number | null; past: boolean | null }>`
+    select
+      (max(ceil(extract(epoch from t.blocked_until - now()))) filter (where t.blocked_until > now()))::int as seconds,
+      bool_or(${failuresHeld(sql`t`)} >= s.threshold) as past
+    from auth_throttles t join ${subjectValues(counters)} on t.key = s.key`.execute(db);
+  return { seconds: Math.max(0, Number(row.rows[0]?.seconds ?? 0)), pastThreshold: row.rows[0]?.past === true };
+}
+
+const nothing = async () => {};
+
+type Fragment = RawBuilder<unknown>;
+
+/** The counters as a table `alias (key, threshold)`. */
+function subjectValues(counters: Counter[], alias = "s") {
+  const rows = sql.join(counters.map((c) => sql`(${c.key}::text, ${c.rule.threshold}::int)`));
+  return sql`(values ${rows}) as ${sql.raw(alias)} (key, threshold)`;
+}
+
+/** Whether any of the counters refuses, as this statement's snapshot has them (the row lock decides for each). */
+function anyRefusing(counters: Counter[], retry = false) {
+  return sql`exists (select 1 from auth_throttles r join ${subjectValues(counters, "v")} on r.key = v.key where ${refuses(sql`r`, sql`v.threshold`, retry)})`;
+}
+
+/** A value per counter, chosen by the row's key (`t.key` by default). */
+function perKey(counters: Counter[], value: (counter: Counter) => Fragment, key: Fragment = sql`t.key`) {
+  return sql`(case ${key} ${sql.join(counters.map((c) => sql`when ${c.key} then ${value(c)}`), sql` `)} end)`;
+}
+
+/** The failures a counter holds, forgotten after a quiet while. */
+function failuresHeld(row: Fragment) {
+  return sql`(case when ${row}.last_failure_at < now() - ${FORGET_AFTER}::interval then 0 else ${row}.failures end)`;
+}
+
+function failuresAfterOneMore(row: Fragment) {
+  return sql`(${failuresHeld(row)} + 1)`;
+}
+
+/** The slots a counter has taken, within their lease. */
+function inFlight(row: Fragment) {
+  return sql`(case when ${row}.in_flight_since < now() - ${SLOT_LEASE}::interval then 0 else ${row}.in_flight end)`;
+}
+
+/**
+ * Whether a counter refuses the next attempt: while it is blocked, and while attempts in flight take every slot its
+ * failures leave (the threshold minus the failures; one once they reach it, between blocks). An attempt that has
+ * waited for a slot (`retry`) gets none once the failures reach the threshold.
+ */
+function refuses(row: Fragment, threshold: Fragment, retry = false) {
+  const waitedPastThreshold = retry ? sql` or ${failuresHeld(row)} >= ${threshold}` : sql``;
+  return sql`(${row}.blocked_until > now() or ${inFlight(row)} >= greatest(1, ${threshold} - ${failuresHeld(row)})${waitedPastThreshold})`;
 }
 
 /**
@@ -186,7 +332,7 @@ export async function sweepStaleThrottles(db: Db): Promise<number> {
  * concurrent check whose statement began a few microseconds earlier would see a `now()` in its future and
  * round it up to a one-second block.
  */
-function blockedUntil(failures: ReturnType<typeof sql<number>>, rule: Rule) {
+function blockedUntil(failures: Fragment, rule: Rule) {
   return sql`(case when ${failures} >= ${rule.threshold}
     then now() + least(${rule.capSeconds}, ${rule.baseSeconds} * power(2, ${failures} - ${rule.threshold})) * interval '1 second'
     else 'epoch'::timestamptz end)`;

@@ -1,5 +1,5 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { assertNotThrottled, clearAccountFailures, recordFailedAttempt } from "./auth-throttle.js";
+import { admitAttempt } from "./auth-throttle.js";
 import { passwordRequirementProblem, type SignInResponse } from "@latchkey/protocol/schemas";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
@@ -110,25 +110,48 @@ async function upgradeAnonymousUser(db: Db, project: ProjectRow, userId: string,
   }
 }
 
+/** What the brute-force limits count a password sign-in against, besides the address as presented. */
+export interface PasswordAttemptSource {
+  /** The client's address (http/client-ip.ts `attemptIp`). */
+  clientIp?: string;
+  /** The device of a valid device token for the address (crypto/device-tokens.ts): counted instead of the account. */
+  device?: string;
+}
+
 /**
  * Signs in with email and password. Unknown emails and accounts without a password cost one hash
  * verification too, and every failure is the same EMAIL_PASSWORD_MISMATCH, so neither the answer nor
  * its timing tells whether an account exists (STYLE §5).
  */
-export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, email: string, password: string, clientIp?: string): Promise<SignInResponse> {
+export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, email: string, password: string, source: PasswordAttemptSource = {}): Promise<SignInResponse> {
   requirePasswordAuth(configOf(project));
-  // Brute-force limits (services/auth-throttle.ts): keyed by the address as presented, known or not.
-  const attempt = { kind: "password" as const, projectId: project.id, account: email, clientIp };
-  // Read alongside the account, so the limits cost a sign-in no round trip of their own.
-  const [throttle, user] = await Promise.all([assertNotThrottled(db, attempt), findUserByAuthEmail(db, project.id, email)]);
+  // Brute-force limits (services/auth-throttle.ts): keyed by the address as presented, known or not. The attempt
+  // takes its slot alongside the account lookup, so the limits cost a sign-in no round trip of its own.
+  const attempt = { kind: "password" as const, projectId: project.id, account: email, ...source };
+  const finding = findUserByAuthEmail(db, project.id, email);
+  finding.catch(() => {}); // a refusal below must not leave this rejection unhandled
+  const admission = await admitAttempt(db, attempt);
+  let user: UserRow | undefined;
+  let matches: boolean;
+  try {
+    user = await finding;
+    const stored = user?.password_hash ?? null;
+    matches = stored !== null ? await verifyPassword(password, stored) : await verifyAgainstDummy(password);
+  } catch (error) {
+    await admission.released();
+    throw error;
+  }
   const hash = user?.password_hash ?? null;
-  const matches = hash !== null ? await verifyPassword(password, hash) : await verifyAgainstDummy(password);
   if (!user || hash === null || !matches) {
-    await recordFailedAttempt(db, attempt);
+    await admission.failed();
     throw new KnownErrors.EmailPasswordMismatch();
   }
-  await clearAccountFailures(db, attempt, throttle);
+  // The slot is given back (and the account's count cleared) while the session is made.
+  const [, response] = await Promise.all([admission.succeeded(), finishPasswordSignIn(db, env, project, user, hash, password)]);
+  return response;
+}
 
+async function finishPasswordSignIn(db: Db, env: Env, project: ProjectRow, user: UserRow, hash: string, password: string): Promise<SignInResponse> {
   if (needsRehash(hash)) {
     // An imported (or older-parameter) hash is replaced now that we know the password; only if it is
     // still the stored one, so a concurrent password change is never overwritten.
