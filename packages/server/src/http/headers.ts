@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { DEFAULT_DIALECT, DIALECTS, REQUEST_HEADER_PREFIX, RESPONSE_HEADER_PREFIXES, type Dialect } from "@latchkey/protocol/dialects";
+import { DEVICE_TOKEN_HEADER } from "../crypto/device-tokens.js";
 import type { AppEnv } from "./context.js";
 import { protocolHeader, setProtocolHeader } from "./dialect.js";
 
@@ -26,14 +27,17 @@ const NEWER_PROTOCOL_REQUEST_HEADERS: Record<Dialect, readonly string[]> = { "2.
 /** Protocol response headers (without prefix) the client libraries read. */
 const PROTOCOL_RESPONSE_HEADERS = ["actual-status", "known-error", "request-id"];
 
-/** Request headers a browser may send cross-origin: each version's protocol headers, under its prefix. */
+/**
+ * Request headers a browser may send cross-origin: each version's protocol headers, under its prefix, and Latchkey's
+ * device token (crypto/device-tokens.ts), which its own client library sends with a password sign-in.
+ */
 export function corsAllowedRequestHeaders(dialect: Dialect): string[] {
   // Both SDKs also send ngrok's header (so that tunnels to a development server pass).
-  return ["content-type", "authorization", "ngrok-skip-browser-warning", ...[...PROTOCOL_REQUEST_HEADERS, ...NEWER_PROTOCOL_REQUEST_HEADERS[dialect]].map((name) => REQUEST_HEADER_PREFIX[dialect] + name)];
+  return ["content-type", "authorization", "ngrok-skip-browser-warning", DEVICE_TOKEN_HEADER, ...[...PROTOCOL_REQUEST_HEADERS, ...NEWER_PROTOCOL_REQUEST_HEADERS[dialect]].map((name) => REQUEST_HEADER_PREFIX[dialect] + name)];
 }
-/** Response headers the client library of the version reads. */
+/** Response headers the client library of the version reads (and Latchkey's own library, the device token). */
 export function corsExposedResponseHeaders(dialect: Dialect): string[] {
-  return ["content-type", ...RESPONSE_HEADER_PREFIXES[dialect].flatMap((prefix) => PROTOCOL_RESPONSE_HEADERS.map((name) => prefix + name))];
+  return ["content-type", DEVICE_TOKEN_HEADER, ...RESPONSE_HEADER_PREFIXES[dialect].flatMap((prefix) => PROTOCOL_RESPONSE_HEADERS.map((name) => prefix + name))];
 }
 
 function corsHeaders(dialect: Dialect): Record<string, string> {

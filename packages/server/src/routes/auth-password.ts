@@ -1,5 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import { attemptIp } from "../http/client-ip.js";
+import { DEVICE_TOKEN_HEADER, issueDeviceToken, verifyDeviceToken } from "../crypto/device-tokens.js";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { passwordSetBody, passwordSignInBody, passwordSignUpBody, passwordUpdateBody, signInResponse, successResponse } from "@latchkey/protocol/schemas";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
@@ -10,7 +11,8 @@ const TAGS = ["Password"];
 /**
  * `/auth/password/*`: sign-up and sign-in with email and password (any access type, as the client
  * library calls them with its publishable key), and changing or setting the signed-in user's password.
- * Sign-up and sign-in answer with the sign-in response `{ access_token, refresh_token, user_id, is_new_user }`.
+ * Sign-up and sign-in answer with the sign-in response `{ access_token, refresh_token, user_id, is_new_user }`, and
+ * a device token for the account in `x-latchkey-device-token` (crypto/device-tokens.ts).
  */
 export const passwordAuthRoutes = [
   defineRoute({
@@ -30,15 +32,17 @@ export const passwordAuthRoutes = [
       KnownErrors.PasswordTooLong,
       KnownErrors.UserWithEmailAlreadyExists,
     ],
-    handler: (c, { auth, body }) => {
+    handler: async (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      return signUpWithPassword(db, env, auth.project, {
+      const signedUp = await signUpWithPassword(db, env, auth.project, {
         email: body.email,
         password: body.password,
         verificationCallbackUrl: body.verification_callback_url,
         currentUser: auth.user,
         log: c.get("log"),
       });
+      c.header(DEVICE_TOKEN_HEADER, issueDeviceToken(env.serverSecret, auth.project.id, body.email));
+      return signedUp;
     },
   }),
   defineRoute({
@@ -50,9 +54,13 @@ export const passwordAuthRoutes = [
     request: { body: passwordSignInBody },
     response: { description: "The user, signed in.", schema: signInResponse },
     errors: [KnownErrors.PasswordAuthenticationNotEnabled, KnownErrors.EmailPasswordMismatch, KnownErrors.MultiFactorAuthenticationRequired],
-    handler: (c, { auth, body }) => {
+    handler: async (c, { auth, body }) => {
       const { db, env } = c.get("deps");
-      return signInWithPassword(db, env, auth.project, body.email, body.password, attemptIp(c, auth.type));
+      // A browser that signed in to this account before is counted on its own, not against the account.
+      const device = verifyDeviceToken([env.serverSecret, ...env.previousServerSecrets], auth.project.id, body.email, c.req.header(DEVICE_TOKEN_HEADER));
+      const signedIn = await signInWithPassword(db, env, auth.project, body.email, body.password, { clientIp: attemptIp(c, auth.type), device });
+      c.header(DEVICE_TOKEN_HEADER, issueDeviceToken(env.serverSecret, auth.project.id, body.email, device));
+      return signedIn;
     },
   }),
   defineRoute({
