@@ -8,6 +8,7 @@ import { parseBody } from "./http/body.js";
 import { limitBodySize } from "./http/body-limit.js";
 import { securityHeaders } from "./http/security-headers.js";
 import { databaseUnavailableResponse, isDatabaseUnavailable } from "./http/database-unavailable.js";
+import { beginWork, waitForRoute } from "./http/drain.js";
 import { createAppMetrics, metricsRoutes, routeLabel } from "./http/metrics.js";
 import { scopedToRequest } from "./db/request-scope.js";
 import type { RequestDeviceFacts } from "./services/session-device.js";
@@ -195,9 +196,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const api = new Hono<AppEnv>();
   mountRoutes(api, API_ROUTES);
   // Svix's API, not the Stack protocol's (routes/webhooks-svix.ts): outside API_ROUTES and the OpenAPI document.
+  api.use("/webhooks/svix/*", async function svixRouteBegins(c, next) {
+    beginWork(c.req.raw);
+    await next();
+  });
   api.route("/webhooks/svix", svixCompatibleRoutes());
 
   for (const prefix of API_PREFIXES) {
+    // Not started until its route's handler runs (http/route.ts): a shutdown may still answer it 503 until then.
+    app.use(`${prefix}/*`, async function waitingForRoute(c, next) {
+      waitForRoute(c.req.raw);
+      await next();
+    });
     app.use(`${prefix}/*`, limitBodySize());
     app.use(`${prefix}/*`, async function readBody(c, next) {
       c.set("body", await parseBody(c.req.raw));

@@ -35,6 +35,7 @@ const environmentSchema = z.object({
   LATCHKEY_INTERNAL_PROJECT_DESCRIPTION: z.string().max(1024).default("The project that owns and administers every other project on this server."),
   LATCHKEY_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   LATCHKEY_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  LATCHKEY_SHUTDOWN_HARD_LIMIT_MS: z.coerce.number().int().min(0).default(60_000),
   // 1.5 MB: a profile image as a 1,000,000-character data URL, with the rest of its request, still fits.
   LATCHKEY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_500_000),
   LATCHKEY_TRUSTED_PROXIES: addressList,
@@ -92,7 +93,10 @@ export interface Env {
   seedKeys: { publishableClientKey?: string; secretServerKey?: string; superSecretAdminKey?: string };
   internalProject: { displayName: string; description: string };
   logLevel: string;
+  /** After SIGTERM, how long requests received may still start; those that have not are answered 503 then. */
   shutdownTimeoutMs: number;
+  /** After SIGTERM, the longest started requests get to finish (at least the grace); then the process exits. */
+  shutdownHardLimitMs: number;
   /** Larger request bodies are refused with 413 before they are read. */
   maxBodyBytes: number;
   /** The reverse proxies whose X-Forwarded-For is believed (http/client-ip.ts). */
@@ -208,6 +212,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     internalProject: { displayName: e.LATCHKEY_INTERNAL_PROJECT_NAME, description: e.LATCHKEY_INTERNAL_PROJECT_DESCRIPTION },
     logLevel: e.LATCHKEY_LOG_LEVEL,
     shutdownTimeoutMs: e.LATCHKEY_SHUTDOWN_TIMEOUT_MS,
+    shutdownHardLimitMs: e.LATCHKEY_SHUTDOWN_HARD_LIMIT_MS,
     maxBodyBytes: e.LATCHKEY_MAX_BODY_BYTES,
     trustedProxies: parseAddressList(e.LATCHKEY_TRUSTED_PROXIES),
     rateLimitExempt: parseAddressList(e.LATCHKEY_RATE_LIMIT_EXEMPT, devMode ? parseAddressList(LOOPBACK_RANGES) : undefined),

@@ -78,7 +78,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   const app = createApp({ db, env, log, caches: createCaches(feed), changes: feed });
   const drain = new Drain();
   const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: (request, nodeEnv) => drain.serve(() => app.fetch(request, nodeEnv)), port: env.port, hostname: env.host }, () => resolve(s));
+    const s = serve({ fetch: (request, nodeEnv) => drain.serve(request, () => app.fetch(request, nodeEnv)), port: env.port, hostname: env.host }, () => resolve(s));
   });
   const connections = trackConnections(server as Server);
   // Every process sweeps spent codes; concurrent sweeps share the work (see the sweep's comment).
@@ -97,16 +97,26 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   const close = () =>
     (closing ??= (async () => {
       drain.startClosing();
-      // Listening stops once the backlog is empty, at the latest a few seconds after the drain timeout.
+      // Listening stops once the backlog is empty, at the latest a few seconds after the grace.
       const { listenerClosed, allClosed } = connections.stopListening(env.shutdownTimeoutMs + 5_000);
-      const timer = setTimeout(() => {
-        // In-flight requests got their time: each is answered 503 now; a connection still open a second after
-        // that and after listening stopped (a client that never reads its answer) is cut so shutdown cannot hang.
+      const grace = setTimeout(() => {
+        // Requests that have not started by now are answered 503 and never start; started ones are answered with
+        // their result when done (http/drain.ts). A connection still open a second after every answer and after
+        // listening stopped (a client that never reads its answer) is cut so shutdown cannot hang.
+        const { inFlight, notStarted } = drain.counts();
+        if (inFlight > 0) log.info({ inFlight, notStarted }, "shutdown grace over: requests not started are answered 503, started ones finish");
         void Promise.all([drain.giveUp(), listenerClosed]).then(() => setTimeout(() => connections.closeAll(), 1_000).unref());
       }, env.shutdownTimeoutMs);
-      timer.unref();
+      const hardLimit = setTimeout(() => {
+        const { inFlight } = drain.counts();
+        if (inFlight > 0) log.error({ inFlight }, "shutdown hard limit reached: requests still running are answered 500, their outcome unknown");
+        drain.abandon();
+      }, Math.max(env.shutdownHardLimitMs, env.shutdownTimeoutMs));
+      grace.unref();
+      hardLimit.unref();
       await allClosed;
-      clearTimeout(timer);
+      clearTimeout(grace);
+      clearTimeout(hardLimit);
       await sweeper.stop();
       await failedEmailsDigest?.stop();
       await tokenActivity.stop();

@@ -5,6 +5,7 @@ import { requireAccess } from "./auth.js";
 import type { AccessType, AppEnv, RequestAuth } from "./context.js";
 import { validateRequest } from "./validate.js";
 import { inflateJsonBody } from "./body.js";
+import { beginWork } from "./drain.js";
 import { answerForDialect } from "@latchkey/protocol/schemas";
 
 /**
@@ -130,6 +131,8 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[]): void {
       const auth = route.access === "public" ? c.get("auth") : requireAccess(c, route.access);
       if (route.gzipJsonBody) c.set("body", await inflateJsonBody(c.get("body")));
       const parsed = validateRequest(c, schemasFor(auth), { requireUser: route.requiresUser === true && !auth?.user });
+      // From here the request may change things: a shutdown finishes it and answers its result (http/drain.ts).
+      beginWork(c.req.raw);
       const result = await route.handler(c, { auth: auth as RequestAuth, ...parsed } as RouteInput<RequestSchemas, RequestAuth>);
       if (result instanceof Response) return result;
       const status = route.response.status ?? 200;
