@@ -9,7 +9,7 @@ const serverTests = ["packages/server/test/**/*.test.ts"];
 const serverE2e = "packages/server/test/**/*.e2e.test.ts";
 // Server test files that never open a database (configuration, the drain, mail rendering, the import layers, the
 // redirect allow-list): run once, with the PGlite project, not again against PostgreSQL.
-const databaseFree = ["config", "drain", "email-rendering", "layers", "redirect-allow-list", "announced-writes"].map((name) => `packages/server/test/${name}.test.ts`);
+const databaseFree = ["config", "drain", "email-rendering", "email-rendering-bounds", "email-rendering-sandbox-state", "layers", "redirect-allow-list", "announced-writes"].map((name) => `packages/server/test/${name}.test.ts`);
 
 // Workspace packages resolve to their TypeScript sources (the `source` export condition), not to their built dist/.
 // Each project sets it: inline projects do not inherit the root config.

@@ -2,7 +2,8 @@
  * The server's side of the sandbox process (sandbox-process.mjs): started on the first render, restarted after it
  * dies, and not keeping the server (or a test run) alive while idle. A separate process because isolated-vm on
  * Node 20 needs `--no-node-snapshot`, which only a process can be started with, and because a V8 fatal error in an
- * isolate then ends that process, never the server.
+ * isolate then ends that process, never the server. What comes back over the channel is bounded by the sandbox
+ * (sandbox-limits.mjs): the server's event loop never parses or copies a render's output larger than that.
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -17,8 +18,10 @@ export interface SandboxRequest {
   previewMode: boolean;
 }
 
+/** Bounded in the sandbox (sandbox-limits.mjs) before it was sent here. */
 export interface SandboxResult {
   html: string;
+  text: string;
   subject: string | null;
   notificationCategory: string | null;
 }

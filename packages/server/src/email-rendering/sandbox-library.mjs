@@ -25,7 +25,7 @@ const exposeTailwindSuspense = {
         throw new Error(`@react-email/tailwind changed: "${SUSPEND_NEEDLE}" not found in ${args.path}`);
       }
       return {
-        contents: source.replace(SUSPEND_NEEDLE, `${SUSPEND_NEEDLE} globalThis.__latchkeySuspended.push(state.promise);`),
+        contents: source.replace(SUSPEND_NEEDLE, `${SUSPEND_NEEDLE} globalThis.__latchkeySuspend(state.promise);`),
         loader: "js",
       };
     });

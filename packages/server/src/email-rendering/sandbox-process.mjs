@@ -3,27 +3,60 @@
 // (a V8 fatal error) ends this process, not the server; the client starts a new one on the next render.
 //
 // Each render runs in a V8 isolate (isolated-vm) holding only the language's globals plus the library bundle:
-// no require, process, fetch, file system, network or timers. Limits per render: 64 MB of heap for the isolate
-// and 1 s of CPU time, so a busy machine that makes a render slow does not fail it, with a wall-clock backstop
-// for a render that waits on something that never comes. An isolate serves one project: renders that name a projectId reuse that project's warm
-// isolate (the first costs ~0.4–1.4 s to load the libraries; later ones ~5 ms), renders without one get a fresh
-// isolate that is disposed afterwards. Projects never share an isolate.
-import ivm from "isolated-vm";
+// no require, process, fetch, file system, network or timers. Limits per render: 64 MB of heap for the isolate,
+// 1 s of CPU time for the render and 1 s more for its plain text (so a busy machine that makes a render slow does
+// not fail it), with a wall-clock backstop for a render that waits on something that never comes; and the sizes
+// of sandbox-limits.mjs for what comes out, checked inside the isolate before anything is copied out of it.
+// An isolate serves one project: renders that name a projectId reuse that project's warm isolate (the first
+// costs ~0.4–1.4 s to load the libraries; later ones ~5 ms), renders without one get a fresh isolate that is
+// disposed afterwards. Projects never share an isolate, and each render of a warm one starts from the state the
+// libraries loaded into (sandbox-runtime/lockdown.js).
+import { readdirSync } from "node:fs";
+import { setPriority } from "node:os";
 import { buildSandboxLibrary } from "./sandbox-library.mjs";
+import { cutText, MAX_CATEGORY_CHARS, MAX_HTML_CHARS, MAX_SUBJECT_CHARS, MAX_TEXT_CHARS } from "./sandbox-limits.mjs";
+
+/**
+ * Renders are background work next to the server's requests: on a busy machine the server's thread gets the CPU
+ * first (issue 30 §1: a hostile render stalled `/health` for everyone). Linux keeps a niceness per thread, and a
+ * new thread takes its creator's: every thread of this process is reniced now, before isolated-vm starts its
+ * own, and again after each new isolate.
+ */
+const NICENESS = 10;
+function lowerPriority() {
+  let threads = [0];
+  try {
+    threads = readdirSync("/proc/self/task").map(Number);
+  } catch {
+    // not Linux: the calling thread only
+  }
+  for (const thread of threads) {
+    try {
+      setPriority(thread, NICENESS);
+    } catch {
+      // not permitted, or the thread has ended
+    }
+  }
+}
+lowerPriority();
+const { default: ivm } = await import("isolated-vm");
 
 const MEMORY_LIMIT_MB = 64;
 const RENDER_CPU_LIMIT_MS = 1000;
 const RENDER_WALL_LIMIT_MS = 20_000;
 /** How often a render's CPU time is checked against its limit. */
 const CPU_CHECK_INTERVAL_MS = 20;
-const OVER_CPU_MESSAGE = `the render ran longer than ${RENDER_CPU_LIMIT_MS / 1000} s`;
 const OVER_WALL_MESSAGE = `the render did not finish within ${RENDER_WALL_LIMIT_MS / 1000} s`;
 /** Loading the libraries into a new isolate; not counted in the render's own 1 s. */
 const LOAD_TIMEOUT_MS = 20_000;
 const MAX_WARM_ISOLATES = Math.max(1, Number(/^\d+$/.test(process.env.LATCHKEY_EMAIL_SANDBOX_WARM ?? "") ? process.env.LATCHKEY_EMAIL_SANDBOX_WARM : 8));
 const IDLE_DISPOSE_MS = 10 * 60 * 1000;
+/** The largest answer the isolate's JSON can be: both texts at the limit, every character escaped (`\u0000`). */
+const MAX_ANSWER_CHARS = 6 * (MAX_HTML_CHARS + MAX_TEXT_CHARS + MAX_SUBJECT_CHARS + MAX_CATEGORY_CHARS) + 1000;
 
 class RenderLimitError extends Error {}
+/** The sandbox could not be put back in its loaded state: the render is asked of a fresh one. */
+class DirtySandboxError extends Error {}
 
 let libraryScript = null; // Promise<{ source, cachedData }>
 function library() {
@@ -37,9 +70,10 @@ function library() {
   return libraryScript;
 }
 
-async function createSandbox({ warm }) {
+async function createSandbox() {
   const lib = await library();
   const isolate = new ivm.Isolate({ memoryLimit: MEMORY_LIMIT_MB });
+  lowerPriority();
   try {
     const context = await isolate.createContext();
     const script = await isolate.compileScript(lib.source, {
@@ -50,9 +84,12 @@ async function createSandbox({ warm }) {
     if (lib.cachedData === undefined && script.cachedData) lib.cachedData = script.cachedData;
     await script.run(context, { timeout: LOAD_TIMEOUT_MS });
     script.release();
-    if (warm) await context.eval("__latchkeyLockdown()", { timeout: LOAD_TIMEOUT_MS });
-    const render = await context.global.get("__latchkeyRender", { reference: true });
-    return { isolate, context, render };
+    const entries = await context.global.get("__latchkeySandbox", { reference: true });
+    const render = await entries.get("render", { reference: true });
+    const plainText = await entries.get("plainText", { reference: true });
+    await context.eval("__latchkeySandbox.lockdown()", { timeout: LOAD_TIMEOUT_MS });
+    entries.release();
+    return { isolate, context, render, plainText };
   } catch (error) {
     if (!isolate.isDisposed) isolate.dispose();
     throw error;
@@ -83,7 +120,7 @@ function pickWarmSandbox(projectId) {
     warmSandboxes.delete(projectId);
     warmSandboxes.set(projectId, record);
   } else {
-    record = { projectId, ready: createSandbox({ warm: true }), queue: Promise.resolve(), active: 0, retired: false, idleTimer: null };
+    record = { projectId, ready: createSandbox(), queue: Promise.resolve(), active: 0, retired: false, idleTimer: null };
     record.ready.catch(() => retire(record));
     warmSandboxes.set(projectId, record);
     while (warmSandboxes.size > MAX_WARM_ISOLATES) retire(warmSandboxes.values().next().value);
@@ -100,17 +137,20 @@ function release(record) {
   else record.idleTimer = setTimeout(() => retire(record), IDLE_DISPOSE_MS).unref();
 }
 
-async function runInSandbox(sandbox, requestJson) {
+/**
+ * One call into the isolate under the CPU and wall-clock limits. isolated-vm's `cpuTime` counts the time the
+ * isolate's thread is inside the isolate, descheduled or not, and this process's CPU usage counts every thread of
+ * it (other renders too). A call has used its CPU time when both say so: a runaway template does, a render merely
+ * slowed down by a loaded machine does not. (Renders running at once share the process's figure: one is stopped
+ * early only if it also spent a second inside.)
+ */
+async function limited(sandbox, what, call) {
   const { isolate } = sandbox;
-  // isolated-vm's `cpuTime` counts the time the isolate's thread is inside the isolate, descheduled or not, and
-  // this process's CPU usage counts every thread of it (other renders too). A render has used its CPU time when
-  // both say so: a runaway template does, a render merely slowed down by a loaded machine does not. (Renders
-  // running at once share the process's figure: one is stopped early only if it also spent a second inside.)
   const limitNs = BigInt(RENDER_CPU_LIMIT_MS) * 1_000_000n;
   const insideAtStart = isolate.cpuTime;
   const processAtStart = process.cpuUsage();
   let overCpu = false;
-  // The isolate runs on its own thread, so this process's timers keep firing during the render. Over the CPU
+  // The isolate runs on its own thread, so this process's timers keep firing during the call. Over the CPU
   // limit, the isolate is disposed: the only way to stop it from outside (it then leaves the pool).
   const cpuWatch = setInterval(() => {
     if (isolate.isDisposed || isolate.cpuTime - insideAtStart <= limitNs) return;
@@ -126,42 +166,65 @@ async function runInSandbox(sandbox, requestJson) {
     wallTimer = setTimeout(() => reject(new RenderLimitError(OVER_WALL_MESSAGE)), RENDER_WALL_LIMIT_MS + 50);
   });
   try {
-    const json = await Promise.race([
-      sandbox.render.apply(undefined, [requestJson], { timeout: RENDER_WALL_LIMIT_MS, result: { promise: true, copy: true } }),
-      overtime,
-    ]);
+    const json = await Promise.race([call(), overtime]);
+    // The isolate bounds its answer; this is the fence behind it, before anything is parsed or sent on.
+    if (typeof json !== "string" || json.length > MAX_ANSWER_CHARS) throw new Error("the sandbox answered something unexpected");
     return JSON.parse(json);
   } catch (error) {
-    throw overCpu ? new RenderLimitError(OVER_CPU_MESSAGE) : error;
+    throw overCpu ? new RenderLimitError(`${what} ran longer than ${RENDER_CPU_LIMIT_MS / 1000} s`) : error;
   } finally {
     clearInterval(cpuWatch);
     clearTimeout(wallTimer);
   }
 }
 
+/** The template's own failure, as the isolate described it (already bounded there). */
+class TemplateError extends Error {
+  constructor(message, dirty) {
+    super(message);
+    this.dirty = dirty;
+  }
+}
+
+/** Renders in the sandbox, then makes the plain text in a second call with its own CPU time. */
+async function runInSandbox(sandbox, requestJson) {
+  const options = { timeout: RENDER_WALL_LIMIT_MS, result: { promise: true, copy: true } };
+  const status = await limited(sandbox, "the render", () => sandbox.render.apply(undefined, [requestJson], options));
+  if (!status.ok && status.dirty && typeof status.error !== "string") throw new DirtySandboxError("the sandbox could not be reset");
+  if (!status.ok) throw new TemplateError(String(status.error), status.dirty === true);
+  const mail = await limited(sandbox, "making the plain text", () => sandbox.plainText.apply(undefined, [], { timeout: RENDER_WALL_LIMIT_MS, result: { copy: true } }));
+  if (!mail.ok) throw new TemplateError(String(mail.error), mail.dirty === true);
+  const text = (value, max) => typeof value === "string" && value.length <= max;
+  const optional = (value, max) => value === null || text(value, max);
+  if (!text(mail.html, MAX_HTML_CHARS) || !text(mail.text, MAX_TEXT_CHARS) || !optional(mail.subject, MAX_SUBJECT_CHARS) || !optional(mail.notificationCategory, MAX_CATEGORY_CHARS)) {
+    throw new Error("the sandbox answered something unexpected");
+  }
+  return { result: { html: mail.html, text: mail.text, subject: mail.subject, notificationCategory: mail.notificationCategory }, dirty: mail.dirty === true };
+}
+
 function describe(error, isolate) {
-  if (error instanceof RenderLimitError) return error.message;
+  if (error instanceof RenderLimitError || error instanceof TemplateError) return cutText(error.message);
   const message = String(error?.message ?? error);
   if (/memory limit/i.test(message) || (isolate.isDisposed && !/timed out/i.test(message))) {
     return `the render used more than ${MEMORY_LIMIT_MB} MB of memory`;
   }
   if (/timed out/i.test(message)) return OVER_WALL_MESSAGE;
   const name = typeof error?.name === "string" && error.name !== "Error" ? `${error.name}: ` : "";
-  return name + message;
+  return cutText(name + message);
 }
 
-async function render({ projectId, request }) {
-  const requestJson = JSON.stringify(request);
-  if (projectId == null) {
-    const sandbox = await createSandbox({ warm: false });
-    try {
-      return await runInSandbox(sandbox, requestJson);
-    } catch (error) {
-      throw new Error(describe(error, sandbox.isolate));
-    } finally {
-      dispose(sandbox);
-    }
+async function renderFresh(requestJson) {
+  const sandbox = await createSandbox();
+  try {
+    return (await runInSandbox(sandbox, requestJson)).result;
+  } catch (error) {
+    throw new Error(describe(error, sandbox.isolate));
+  } finally {
+    dispose(sandbox);
   }
+}
+
+async function renderWarm(projectId, requestJson, retried = false) {
   const record = pickWarmSandbox(projectId);
   try {
     const sandbox = await record.ready;
@@ -169,13 +232,17 @@ async function render({ projectId, request }) {
     const run = record.queue.then(() => runInSandbox(sandbox, requestJson));
     record.queue = run.catch(() => {});
     try {
-      return await run;
+      const { result, dirty } = await run;
+      if (dirty) retire(record);
+      return result;
     } catch (error) {
-      // A limit leaves the isolate stopped midway (or disposed): it leaves the pool. A template's own exception
-      // is thrown and caught like any other, and the isolate stays usable.
-      if (error instanceof RenderLimitError || sandbox.isolate.isDisposed || /timed out/i.test(String(error?.message))) {
+      // A limit leaves the isolate stopped midway (or disposed), and a template may have changed a built-in for
+      // good: either way the isolate leaves the pool. A template's own exception is thrown and caught like any
+      // other, and the isolate stays usable.
+      if (error instanceof DirtySandboxError || error instanceof RenderLimitError || error?.dirty || sandbox.isolate.isDisposed || /timed out/i.test(String(error?.message))) {
         retire(record);
       }
+      if (error instanceof DirtySandboxError && !retried) return { retry: true };
       throw new Error(describe(error, sandbox.isolate));
     }
   } finally {
@@ -183,11 +250,18 @@ async function render({ projectId, request }) {
   }
 }
 
+async function render({ projectId, request }) {
+  const requestJson = JSON.stringify(request);
+  if (projectId == null) return renderFresh(requestJson);
+  const first = await renderWarm(projectId, requestJson);
+  return first?.retry ? renderWarm(projectId, requestJson, true) : first;
+}
+
 process.on("message", (message) => {
   if (message?.type !== "render") return;
   render(message).then(
     (result) => process.send({ id: message.id, ok: true, result }),
-    (error) => process.send({ id: message.id, ok: false, error: String(error?.message ?? error) }),
+    (error) => process.send({ id: message.id, ok: false, error: cutText(String(error?.message ?? error)) }),
   );
 });
 process.on("disconnect", () => process.exit(0));

@@ -15,8 +15,8 @@ import { themeSourceFor } from "./email-preview.js";
  */
 
 // Latchkey's own built-in sources are trusted code: every project's built-in mail shares one warm sandbox under
-// this key (never a project id: those are `internal` or uuids), so a project's first mail costs no library load.
-// Any source an admin wrote runs in that project's own sandbox.
+// this key (never a project id: those are `internal` or uuids), so a project's first mail costs no library load;
+// it still takes its turn among its project's renders. Any source an admin wrote runs in that project's own sandbox.
 const BUILT_IN_SANDBOX = "latchkey:built-in";
 const builtInSources = new Set([...Object.values(BUILT_IN_EMAIL_TEMPLATES), ...Object.values(BUILT_IN_EMAIL_THEMES)].map((entry) => entry.tsxSource));
 
@@ -47,7 +47,8 @@ export async function renderTransactionalEmail(
     ]),
     user: { displayName: userDisplayName },
     project: { displayName: project.display_name },
-    projectId: trusted ? BUILT_IN_SANDBOX : project.id,
+    projectId: project.id,
+    ...(trusted ? { sandboxKey: BUILT_IN_SANDBOX } : {}),
   });
   return { subject: rendered.subject ?? defaults.displayName, html: rendered.html, text: rendered.text };
 }

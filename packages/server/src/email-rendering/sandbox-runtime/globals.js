@@ -1,9 +1,6 @@
 // Runs inside the sandbox, first. A V8 isolate has only the language's own globals; the libraries name a few
 // platform globals at load time. These stand-ins give no capability (no network, files or timers).
 
-/** The language's own globals, before any library adds its own (lockdown.js seals only these). */
-export const BUILTIN_GLOBALS = Object.getOwnPropertyNames(globalThis);
-
 // arktype lists platform classes (for `instanceof` checks) when it loads; empty classes keep it loading.
 for (const name of ["Blob", "File", "FormData", "Headers", "Request", "Response", "URL"]) {
   if (typeof globalThis[name] === "undefined") globalThis[name] = class {};
@@ -20,5 +17,27 @@ if (typeof globalThis.structuredClone === "undefined") {
     const copy = {};
     for (const key of Object.keys(value)) copy[key] = clone(value[key]);
     return copy;
+  };
+}
+
+// html-to-text's entity decoder (`entities`) unpacks its tables from base64 with atob when it loads.
+if (typeof globalThis.atob === "undefined") {
+  const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  globalThis.atob = function atob(input) {
+    const clean = String(input).replace(/[\s=]+/g, "");
+    let output = "";
+    let buffer = 0;
+    let bits = 0;
+    for (const char of clean) {
+      const value = ALPHABET.indexOf(char);
+      if (value < 0) throw new Error("atob: not base64");
+      buffer = (buffer << 6) | value;
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        output += String.fromCharCode((buffer >> bits) & 0xff);
+      }
+    }
+    return output;
   };
 }
