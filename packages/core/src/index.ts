@@ -34,6 +34,7 @@ export { readAccessToken, isAccessTokenFresh, type AccessTokenClaims } from "./s
 
 export type { TokenStore } from "./token-stores/token-store.js";
 export { memoryTokenStore } from "./token-stores/memory-token-store.js";
+export { deviceTokenStore, type DeviceTokenStore } from "./token-stores/device-token-store.js";
 export { cookieTokenStore, type CookieTokenStoreOptions } from "./token-stores/cookie-token-store.js";
 export { documentCookieJar, parseCookieHeader, type CookieJar } from "./token-stores/cookie-jar.js";
 export { requestTokenStore, tokensOfRequest, type RequestLike } from "./token-stores/request-token-store.js";

@@ -1,6 +1,7 @@
 // `npm run size`: builds the drop-in bundles and prints their sizes (raw, gzip -9, brotli), with the budgets of
 // issue 16 §6 (elements on Lit's LitElement, passkeys by @simplewebauthn/browser, JWTs decoded by jose): the
-// script-tag bundle with <auth-sign-in> and everything it needs ≤ 22 KB gzip, the one with every element ≤ 42 KB.
+// script-tag bundle with <auth-sign-in> and everything it needs ≤ 23 KB gzip (22 KB until issue 30's device token),
+// the one with every element ≤ 42 KB.
 // Provider marks are not in them (the server serves them), nor are what the bundles load next to themselves
 // when a page uses it, whose sizes are printed too: the account and team management elements
 // (latchkey-account.js, when one is placed on the page), the passkey library (latchkey-webauthn.js, when a
@@ -10,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-export const SIGN_IN_BUDGET_BYTES = 22 * 1024;
+export const SIGN_IN_BUDGET_BYTES = 23 * 1024;
 export const ALL_ELEMENTS_BUDGET_BYTES = 42 * 1024;
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
 const bundles = ["latchkey-sign-in.iife.js", "latchkey.iife.js", "latchkey.js", "latchkey-account.js", "latchkey-webauthn.js", "latchkey-qr.js"];

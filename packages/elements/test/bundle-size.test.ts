@@ -12,8 +12,9 @@ describe("the drop-in bundles", () => {
   // take: building here unconditionally emptied dist/ while they were serving it.
   beforeAll(() => ensureDemoBuilt(), 300_000);
 
-  it("keeps the script-tag bundle with <auth-sign-in> and everything it needs within 22 KB gzip (issue 15: OAuth buttons included, provider marks served by the server)", () => {
-    expect(gzipBytes("latchkey-sign-in.iife.js")).toBeLessThanOrEqual(22 * 1024);
+  // 23 KB since issue 30: the device token a password sign-in keeps and shows (core's device-token-store.ts), 0.3 KB.
+  it("keeps the script-tag bundle with <auth-sign-in> and everything it needs within 23 KB gzip (issue 15: OAuth buttons included, provider marks served by the server)", () => {
+    expect(gzipBytes("latchkey-sign-in.iife.js")).toBeLessThanOrEqual(23 * 1024);
   });
 
   it("keeps the script-tag bundle with every element within 42 KB gzip (issue 16 §6), the account elements, QR code and passkey library next to it for the pages that use them", () => {

@@ -5,6 +5,7 @@ import { HttpClient, type AccessType, type ApiRequest, type SessionTokens } from
 import { Session } from "../session/session.js";
 import type { CookieJar } from "../token-stores/cookie-jar.js";
 import { cookieTokenStore } from "../token-stores/cookie-token-store.js";
+import { deviceTokenStore, type DeviceTokenStore } from "../token-stores/device-token-store.js";
 import { memoryTokenStore } from "../token-stores/memory-token-store.js";
 import { requestTokenStore, type RequestLike } from "../token-stores/request-token-store.js";
 import type { TokenStore } from "../token-stores/token-store.js";
@@ -29,6 +30,8 @@ export interface AppOptions {
   trustedOrigins?: string[];
   /** Cookies for the `cookie` token store; default `document.cookie`. */
   cookieJar?: CookieJar;
+  /** Where device tokens (token-stores/device-token-store.ts) are kept; default localStorage where there is one, else memory. */
+  deviceTokens?: DeviceTokenStore;
   clock?: Clock;
   fetch?: typeof fetch;
   random?: () => number;
@@ -49,6 +52,8 @@ export interface AppContext {
   accessType: AccessType;
   http: HttpClient;
   session: Session;
+  /** The browser's proofs of earlier sign-ins, sent with password sign-ins. */
+  deviceTokens: DeviceTokenStore;
   clock: Clock;
   urls: AppUrls;
   currentUrl(): string | undefined;
@@ -86,6 +91,7 @@ export function createAppContext(options: AppOptions & Keys, accessType: AccessT
     accessType,
     http,
     session,
+    deviceTokens: options.deviceTokens ?? deviceTokenStore(options.projectId),
     clock,
     urls,
     currentUrl,

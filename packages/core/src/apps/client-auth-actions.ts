@@ -2,6 +2,7 @@ import { REFRESH_TOKEN_ERROR, isKnownError } from "../http/client-errors.js";
 import type { SendSignInCodeResponse, SignInResponse } from "@latchkey/protocol/schemas";
 import { ACCESS_TOKEN_FRESHNESS_MILLIS } from "../constants.js";
 import { returnTarget } from "../urls.js";
+import { DEVICE_TOKEN_HEADER } from "../token-stores/device-token-store.js";
 import type { AppContext } from "./app-context.js";
 
 /** The outcome of a sign-in or sign-up. */
@@ -38,21 +39,39 @@ export function redirectAfterSignIn(ctx: AppContext, options: { isNewUser: boole
   return ctx.redirect(target, { replace: true });
 }
 
+/**
+ * A password sign-in or sign-up, with this browser's device token for the account, keeping the one the server
+ * answers with (token-stores/device-token-store.ts).
+ */
+async function passwordCall(ctx: AppContext, path: string, email: string, body: Record<string, unknown>): Promise<SignInResponse> {
+  const deviceToken = ctx.deviceTokens.get(email);
+  const response = await ctx.http.send({
+    method: "POST",
+    path,
+    body,
+    accessType: ctx.accessType,
+    session: null,
+    headers: deviceToken ? { [DEVICE_TOKEN_HEADER]: deviceToken } : undefined,
+  });
+  const renewed = response.headers.get(DEVICE_TOKEN_HEADER);
+  if (renewed) ctx.deviceTokens.set(email, renewed);
+  return (await response.json()) as SignInResponse;
+}
+
 export function clientAuthActions(ctx: AppContext, completeSignIn: ReturnType<typeof signInCompleter>, onSessionChange: () => Promise<void>) {
   return {
     /** Creates an account with email and password and signs in; the verification mail links to the email-verification page. */
     async signUpWithCredential(input: { email: string; password: string; verificationCallbackUrl?: string } & RedirectOptions): Promise<SignInResult> {
-      const response = await ctx.call<SignInResponse>({
-        method: "POST",
-        path: "/auth/password/sign-up",
-        body: { email: input.email, password: input.password, verification_callback_url: input.verificationCallbackUrl ?? ctx.absoluteUrl(ctx.urls.emailVerification) },
-        session: null,
+      const response = await passwordCall(ctx, "/auth/password/sign-up", input.email, {
+        email: input.email,
+        password: input.password,
+        verification_callback_url: input.verificationCallbackUrl ?? ctx.absoluteUrl(ctx.urls.emailVerification),
       });
       return completeSignIn(response, input);
     },
 
     async signInWithCredential(input: { email: string; password: string } & RedirectOptions): Promise<SignInResult> {
-      const response = await ctx.call<SignInResponse>({ method: "POST", path: "/auth/password/sign-in", body: { email: input.email, password: input.password }, session: null });
+      const response = await passwordCall(ctx, "/auth/password/sign-in", input.email, { email: input.email, password: input.password });
       return completeSignIn(response, input);
     },
 
