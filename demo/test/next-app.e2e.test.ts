@@ -78,7 +78,7 @@ describe("Next.js App Router app", () => {
     await createUser(email);
     const context = await browser.newContext();
     const page = await context.newPage();
-    page.setDefaultTimeout(10_000);
+    page.setDefaultTimeout(30_000); // a step waits on mail and argon2, seconds apiece on a loaded 2-core machine
     // Hydration mismatches and failed scripts surface as console errors or page errors.
     const problems: string[] = [];
     page.on("console", (message) => message.type() === "error" && problems.push(`${message.text()} (${message.location().url})`));

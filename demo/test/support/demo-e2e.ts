@@ -67,7 +67,7 @@ export async function openDemo(project: TestProject, path = "/demo/"): Promise<P
   contexts.push(context);
   const page = await context.newPage();
   // A step that cannot happen fails within the test timeout, with the step named.
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000); // a step waits on mail and argon2, seconds apiece on a loaded 2-core machine
   // Uncaught page errors fail the test with their message instead of a mysterious timeout later.
   const errors: Error[] = [];
   page.on("pageerror", (error) => errors.push(error));

@@ -50,7 +50,7 @@ describe("passkeys on the hosted handler pages", () => {
     const errors: string[] = [];
     try {
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(30_000); // a step waits on mail and argon2, seconds apiece on a loaded 2-core machine
       page.on("pageerror", (error) => errors.push(error.message));
       const authenticator = await addVirtualAuthenticator(page);
 

@@ -72,7 +72,7 @@ async function userWithTwoFactor(project: TestProject, email: string): Promise<T
 async function withBrowser(run: (page: Page, context: BrowserContext) => Promise<void>, expectedErrorAnswers: string[] = []): Promise<void> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(30_000); // a step waits on mail and argon2, seconds apiece on a loaded 2-core machine
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   // Anything the hosted pages' Content-Security-Policy blocked would show here (and break the page).
