@@ -233,6 +233,28 @@ describe("metrics outside dev mode", () => {
     expect(valueOf(samples, "latchkey_http_requests_total", { method: "GET", route: "/metrics", status: "401" })).toBe(5);
   });
 
+  // Issue 30: the token is a secret like a server key, and guesses of it are limited per client address the same way.
+  it("limits guesses of the token per client address: after 50 wrong ones even the right one waits", async () => {
+    const guessed = await startTestServer({ ...production, LATCHKEY_METRICS_TOKEN: token });
+    try {
+      const scrapeWith = (authorization: string) => fetch(`${guessed.url}/metrics`, { headers: { authorization } });
+      for (let i = 0; i < 50; i++) expect((await scrapeWith(`Bearer guess-${i}`)).status, `guess ${i + 1}`).toBe(401);
+      const refused = await scrapeWith(`Bearer ${token}`);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(await refused.text()).toBe("Too many failed attempts. Please try again in 1 second.");
+      const deadline = Date.now() + 30_000;
+      let answered = refused;
+      while (answered.status === 429 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        answered = await scrapeWith(`Bearer ${token}`);
+      }
+      expect(answered.status).toBe(200);
+    } finally {
+      await guessed.close();
+    }
+  });
+
   it("is off without a token", async () => {
     const response = await fetch(`${off.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(404);

@@ -71,6 +71,21 @@ describe("the Svix-compatible endpoint API", () => {
     const forged = new Svix("lkwh_e30.AAAA", { serverUrl: `${server.url}/api/v1/webhooks/svix` });
     await expect(forged.endpoint.list(project.projectId)).rejects.toMatchObject({ code: 401, body: { code: "authentication_failed" } });
   });
+
+  // Issue 30: credentials in an endpoint's URL would be shown wherever the endpoint is listed or logged.
+  it("refuses an endpoint URL with a username or password, on create, update and patch, with Svix's validation error", async () => {
+    const project = await createTestProject(server);
+    const svix = await svixFor(project);
+    const msg = "must not contain a username or password (give the endpoint an Authorization header instead)";
+    const refusal = { code: 422, body: { code: "validation", detail: [{ loc: ["body", "url"], msg, type: "custom" }] } };
+    for (const url of ["https://user:secret@example.com/hooks", "https://user@example.com/hooks", "https://:secret@example.com/hooks"]) {
+      await expect(svix.endpoint.create(project.projectId, { url }), url).rejects.toMatchObject(refusal);
+    }
+    const endpoint = await svix.endpoint.create(project.projectId, { url: "https://example.com/hooks" });
+    await expect(svix.endpoint.update(project.projectId, endpoint.id, { url: "https://user:secret@example.com/hooks" })).rejects.toMatchObject(refusal);
+    await expect(svix.endpoint.patch(project.projectId, endpoint.id, { url: "https://user:secret@example.com/hooks" })).rejects.toMatchObject(refusal);
+    expect((await svix.endpoint.list(project.projectId)).data.map((e) => e.url)).toEqual(["https://example.com/hooks"]);
+  });
 });
 
 describe("the Svix-compatible message API", () => {

@@ -9,6 +9,8 @@ import { mailDeliveries } from "../email/send.js";
 import { webhookAttempts } from "../services/webhook-delivery.js";
 import { webhookQueue } from "../services/webhook-delivery-reads.js";
 import type { Env } from "../env.js";
+import { countUnlessBlocked, secondsBlocked, tooManyAttempts, type ThrottleSubject } from "../services/auth-throttle.js";
+import { countedClientIp } from "./client-ip.js";
 import type { AppEnv } from "./context.js";
 import { registerRequestMetrics, RequestTallies } from "./metrics-requests.js";
 
@@ -60,9 +62,15 @@ export function routeLabel(c: Context): string {
 
 export function metricsRoutes(metrics: AppMetrics): Hono<AppEnv> {
   return new Hono<AppEnv>().get("/metrics", async (c) => {
-    const { env } = c.get("deps");
-    const access = metricsAccess(env, c.req.header("authorization"));
+    const { db, env } = c.get("deps");
+    const authorization = c.req.header("authorization");
+    const access = metricsAccess(env, authorization);
     if (access === "off") return c.text("Not found", 404);
+    // Guesses of the token are limited per client address as secret keys are (services/auth-throttle.ts): a wrong one
+    // is counted in the step that checks the limit, and while the address waits even the right one is refused.
+    const guess: ThrottleSubject | undefined = bearerToken(authorization) !== undefined ? { kind: "metrics_token", projectId: "-", clientIp: countedClientIp(c) } : undefined;
+    const seconds = !guess ? 0 : access === "open" ? await secondsBlocked(db, guess) : await countUnlessBlocked(db, guess);
+    if (seconds > 0) throw tooManyAttempts(seconds);
     if (access === "refused") {
       return c.text("The metrics need `Authorization: Bearer <LATCHKEY_METRICS_TOKEN>`.", 401, { "www-authenticate": 'Bearer realm="metrics"' });
     }
@@ -74,9 +82,11 @@ export function metricsRoutes(metrics: AppMetrics): Hono<AppEnv> {
 /** With a token configured it is required; without one the route is open in dev mode and off outside it. */
 function metricsAccess(env: Pick<Env, "devMode" | "metricsToken">, authorization: string | undefined): "open" | "refused" | "off" {
   if (!env.metricsToken) return env.devMode ? "open" : "off";
-  const presented = /^Bearer (.+)$/i.exec(authorization ?? "")?.[1];
+  const presented = bearerToken(authorization);
   return presented !== undefined && sameSecret(presented, env.metricsToken) ? "open" : "refused";
 }
+
+const bearerToken = (authorization: string | undefined) => /^Bearer (.+)$/i.exec(authorization ?? "")?.[1];
 
 // Comparing digests keeps the time independent of where the strings differ and of their lengths.
 function sameSecret(a: string, b: string): boolean {

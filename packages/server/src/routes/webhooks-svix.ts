@@ -27,7 +27,10 @@ import { renderAttempt, renderEndpoint, renderMessage, renderNewMessage } from "
 const webhookUrl = z
   .string()
   .max(2048)
-  .refine((value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol), "must be an http:// or https:// URL");
+  .refine((value) => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol), "must be an http:// or https:// URL")
+  // Credentials in the URL would be shown wherever the endpoint is (lists, the dashboard, logs of its deliveries):
+  // refused, as an endpoint's secret headers (PUT …/headers) are the place for them.
+  .refine((value) => !URL.canParse(value) || (new URL(value).username === "" && new URL(value).password === ""), "must not contain a username or password (give the endpoint an Authorization header instead)");
 const uid = z
   .string()
   .min(1)
