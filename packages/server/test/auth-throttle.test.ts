@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { recordFailedAttempt, secondsBlocked, type ThrottleSubject } from "../src/services/auth-throttle.js";
+import { admitAttempt, recordFailedAttempt, secondsBlocked, sweepStaleThrottles, type ThrottleSubject } from "../src/services/auth-throttle.js";
 import { api, type ApiResponse } from "./support/api.js";
 import { createTestProject, PRODUCTION, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 import { afterTheWait, expectRefused, failTimes as failTimesWith } from "./support/throttle.js";
@@ -111,5 +111,27 @@ describe("a failure below the threshold", () => {
       await recordFailedAttempt(server.db, subject);
       expect(await secondsBlocked(checking, subject)).toBe(0);
     });
+  });
+});
+
+// Issue 30: every sign-in takes a slot on its counters, so a counter row now exists for every account signed in to;
+// the sweep deletes those that hold nothing once no slot of theirs can still count, and keeps the rest.
+describe("the sweep of counters", () => {
+  it("deletes those left with nothing by successes, and keeps failures and slots in use", async () => {
+    const project = await passwordProject();
+    const subject = (account: string): ThrottleSubject => ({ kind: "password", projectId: project.projectId, account });
+    const [succeeded, failed, inUse] = [email(), email(), email()];
+    await (await admitAttempt(server.db, subject(succeeded))).succeeded();
+    await (await admitAttempt(server.db, subject(failed))).failed();
+    await admitAttempt(server.db, subject(inUse));
+    const keys = async () => (await sql<{ key: string }>`select key from auth_throttles where key like ${`%:${project.projectId}:%`} order by key`.execute(server.db)).rows.map((row) => row.key.split(":").at(-1));
+
+    // Within the slots' lease, nothing goes.
+    await sweepStaleThrottles(server.db);
+    expect((await keys()).sort()).toEqual([succeeded, failed, inUse].sort());
+    // Past it, the counter that holds nothing goes; the failure is kept, and so is the slot in use (a newer one).
+    await sql`update auth_throttles set in_flight_since = now() - interval '1 minute' where key not like ${`%${inUse}`}`.execute(server.db);
+    await sweepStaleThrottles(server.db);
+    expect((await keys()).sort()).toEqual([failed, inUse].sort());
   });
 });
