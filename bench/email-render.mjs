@@ -83,13 +83,18 @@ function quickJsContext() {
 }
 function quickJsRender({ runtime, context }) {
   runtime.setInterruptHandler(shouldInterruptAfterDeadline(Date.now() + 5_000));
-  const promise = context.unwrapResult(context.evalCode(`__latchkeyRender(${JSON.stringify(request)})`));
+  // The runtime's two entry points, as the sandbox process calls them: the render, then its plain text.
+  const promise = context.unwrapResult(context.evalCode(`__latchkeySandbox.render(${JSON.stringify(request)})`));
   while (context.unwrapResult(runtime.executePendingJobs()) > 0);
   const state = context.getPromiseState(promise);
   promise.dispose();
   if (state.type !== "fulfilled") throw new Error(`QuickJS render failed: ${JSON.stringify(context.dump(state.error))}`);
-  const html = JSON.parse(context.getString(state.value)).html;
+  const status = JSON.parse(context.getString(state.value));
   state.value.dispose();
+  if (!status.ok) throw new Error(`QuickJS render failed: ${status.error}`);
+  const mail = context.unwrapResult(context.evalCode("__latchkeySandbox.plainText()"));
+  const html = JSON.parse(context.getString(mail)).html;
+  mail.dispose();
   return html;
 }
 const qjsCold = await series(Math.min(COLD, 5), () => {

@@ -109,10 +109,10 @@ describe.skipIf(onPostgres)("email rendering among tenants", () => {
   }, 60_000);
 
   it("keeps /health answering within 100 ms at p99 while four tenants render hostile templates", async () => {
-    // The same polling with nothing else going on: on a machine busy with other work, where the quiet p99 is
-    // itself tens of milliseconds, the bound is three times that (a stall of the event loop costs seconds).
-    const quiet = await healthLatenciesDuring(new Promise((resolve) => setTimeout(resolve, 3000)));
-    const bound = Math.max(100, 3 * p99(quiet));
+    // The same polling with nothing else going on, before and after: on this machine, shared with other work,
+    // the quiet p99 is itself tens of milliseconds at times, and the bound is then three times the larger of the
+    // two (an event loop stalled by a render's output costs seconds: 1 s at p99 before issue 30).
+    const quietBefore = await healthLatenciesDuring(new Promise((resolve) => setTimeout(resolve, 3000)));
     const answers: Array<{ status: number; length: number }> = [];
     const hostile = Promise.all(
       tenants.slice(0, 4).map(async (tenant, i) => {
@@ -123,8 +123,10 @@ describe.skipIf(onPostgres)("email rendering among tenants", () => {
       }),
     );
     const latencies = await healthLatenciesDuring(hostile);
-    const figures = `p99 ${p99(latencies).toFixed(1)} ms of ${latencies.length} samples (slowest ${Math.max(...latencies).toFixed(0)} ms); quiet p99 ${p99(quiet).toFixed(1)} ms`;
-    expect(p99(latencies), figures).toBeLessThan(bound);
+    const quietAfter = await healthLatenciesDuring(new Promise((resolve) => setTimeout(resolve, 3000)));
+    const quiet = Math.max(p99(quietBefore), p99(quietAfter));
+    const figures = `p99 ${p99(latencies).toFixed(1)} ms of ${latencies.length} samples (slowest ${Math.max(...latencies).toFixed(0)} ms); quiet p99 ${quiet.toFixed(1)} ms`;
+    expect(p99(latencies), figures).toBeLessThan(Math.max(100, 3 * quiet));
     // Each an EMAIL_RENDERING_ERROR of two copies of a 2,000-character message at most, pretty-printed.
     expect(answers.filter((a) => a.status !== 400 || a.length > 5000)).toEqual([]);
   }, 180_000);
