@@ -25,8 +25,9 @@ export interface RunningServer {
   port: number;
   db: Db;
   /**
-   * Stops accepting connections, lets in-flight requests finish (up to the timeout), then closes the pool
-   * if the server opened it (a database handed in stays open for its owner).
+   * Stops accepting connections, answers every request in flight with what happened to it (http/drain.ts: started
+   * ones finish, up to the hard limit; ones not started by the end of the grace get 503), then closes the pool if
+   * the server opened it (a database handed in stays open for its owner).
    */
   close(): Promise<void>;
   /** This process's webhook delivery worker (services/webhook-delivery.ts): held and resumed by benches and tests. */
