@@ -160,8 +160,8 @@ describe("callback: only the browser that started the flow", () => {
       "auth.oauth.providers.spotify": { type: "spotify", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
       "auth.oauth.providers.microsoft": { type: "microsoft", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
     });
-    // Without an error page; a trusted one is sent the error (oauth-callback-faults.test.ts).
-    const { url, state, cookie } = await upToCallback(clientFlow(project, "spotify", { errorRedirect: null }));
+    // With the client's trusted error page, which this error never goes to (oauth-callback-faults.test.ts).
+    const { url, state, cookie } = await upToCallback(clientFlow(project, "spotify"));
     expect(url.pathname).toBe("/api/v1/auth/oauth/callback/spotify");
     const elsewhere = await browserCall(`${callbackBase("microsoft")}${url.search}`, { cookie });
     expectText(elsewhere, 400, INVALID_GRANT);

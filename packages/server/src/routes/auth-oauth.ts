@@ -188,7 +188,8 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
     // code would be exchanged at the wrong provider, which the protocol's server reports as an invalid grant).
     const provider = findProjectProvider(config, c.req.param("provider_id") ?? "");
     if (!provider) throw new KnownErrors.OAuthProviderNotFoundOrNotEnabled();
-    if (provider.configId !== info.providerConfigId) throw new InvalidGrant();
+    // Answered here, never on the error page: the callback was not this provider's (issue 29's exact answer).
+    if (provider.configId !== info.providerConfigId) throw new HTTPException(400, { message: INVALID_GRANT });
     let answer;
     try {
       answer = await providerClient(env, config, provider).callback({
@@ -234,7 +235,10 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
 
 const INVALID_GRANT = "Inner OAuth callback failed due to invalid grant. Please try again.";
 
-/** The provider refused the callback's code (or the callback was not the provider's): the reference's 400 text. */
+/**
+ * The provider refused the callback's code, or the callback carries none or was not sent by the provider: the
+ * reference's 400 text, shown on the flow's error page when that page is trusted.
+ */
 class InvalidGrant extends HTTPException {
   constructor() {
     super(400, { message: INVALID_GRANT });
