@@ -242,6 +242,14 @@ describe("sandbox limits", () => {
     await expectStillRendering();
   });
 
+  it("stops a render that waits 20 s for something that never comes", async () => {
+    // The render waits for what a suspended component hands it; this promise never settles. Waiting is counted
+    // as such: a render merely slowed down by a busy machine (the sandbox runs at a lower priority) is not.
+    const error = await attempt('globalThis.__latchkeySuspend(new Promise(() => {})); throw new Error("suspended");');
+    expect(error.message).toContain("the render waited more than 20 s for something that never came");
+    await expectStillRendering();
+  }, 60_000);
+
   it("stops work a template queues to run after its render", async () => {
     const error = await attempt("Promise.resolve().then(() => { while (true) {} });");
     expect(error.message).toContain("the render ran longer than 1 s");

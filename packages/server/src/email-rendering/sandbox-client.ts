@@ -29,8 +29,13 @@ export interface SandboxResult {
 /** Raised with the sandbox's own description of what went wrong (runtime error, limit, missing export). */
 export class SandboxRenderError extends Error {}
 
-/** A render waits at most this long for the process, including its start and the libraries' first load. */
-const PROCESS_TIMEOUT_MS = 60_000;
+/**
+ * A render waits at most this long for the process, including its start and the libraries' first load: past the
+ * sandbox's own limits (sandbox-process.mjs, where a load or a call is stopped after 120 s), so only a process
+ * that is stuck gets here. Generous, because the sandbox runs at a lower CPU priority and a saturated machine
+ * slows it down.
+ */
+const PROCESS_TIMEOUT_MS = 300_000;
 
 interface Pending {
   process: ChildProcess;

@@ -5,8 +5,8 @@
 // Each render runs in a V8 isolate (isolated-vm) holding only the language's globals plus the library bundle:
 // no require, process, fetch, file system, network or timers. Limits per render: 64 MB of heap for the isolate,
 // 1 s of CPU time for the render and 1 s more for its plain text (so a busy machine that makes a render slow does
-// not fail it), with a wall-clock backstop for a render that waits on something that never comes; and the sizes
-// of sandbox-limits.mjs for what comes out, checked inside the isolate before anything is copied out of it.
+// not fail it), and 20 s of waiting for a render that waits on something that never comes; and the sizes of
+// sandbox-limits.mjs for what comes out, checked inside the isolate before anything is copied out of it.
 // An isolate serves one project: renders that name a projectId reuse that project's warm isolate (the first
 // costs ~0.4–1.4 s to load the libraries; later ones ~5 ms), renders without one get a fresh isolate that is
 // disposed afterwards. Projects never share an isolate, and each render of a warm one starts from the state the
@@ -18,9 +18,10 @@ import { cutText, MAX_CATEGORY_CHARS, MAX_HTML_CHARS, MAX_SUBJECT_CHARS, MAX_TEX
 
 /**
  * Renders are background work next to the server's requests: on a busy machine the server's thread gets the CPU
- * first (issue 30 §1: a hostile render stalled `/health` for everyone). Linux keeps a niceness per thread, and a
- * new thread takes its creator's: every thread of this process is reniced now, before isolated-vm starts its
- * own, and again after each new isolate.
+ * first (issue 30 §1: hostile renders stalled `/health` for everyone). Linux keeps a niceness per thread and a new
+ * thread takes its creator's, so every thread of this process is reniced now, before isolated-vm starts its own,
+ * and again after each new isolate. A render slowed down this way is not stopped for it: its limits count the
+ * CPU it used and the time it spent waiting with nothing to run, never the time it waited for a CPU.
  */
 const NICENESS = 10;
 function lowerPriority() {
@@ -43,12 +44,16 @@ const { default: ivm } = await import("isolated-vm");
 
 const MEMORY_LIMIT_MB = 64;
 const RENDER_CPU_LIMIT_MS = 1000;
-const RENDER_WALL_LIMIT_MS = 20_000;
-/** How often a render's CPU time is checked against its limit. */
+/** How long a call may wait with nothing to run (a promise that never settles), however busy the machine. */
+const RENDER_WAIT_LIMIT_MS = 20_000;
+/** isolated-vm's own wall-clock limit on a call: only for something stuck beyond the limits above. */
+const RENDER_HARD_LIMIT_MS = 120_000;
+/** How often a render's CPU time and waiting are checked against their limits. */
 const CPU_CHECK_INTERVAL_MS = 20;
-const OVER_WALL_MESSAGE = `the render did not finish within ${RENDER_WALL_LIMIT_MS / 1000} s`;
-/** Loading the libraries into a new isolate; not counted in the render's own 1 s. */
-const LOAD_TIMEOUT_MS = 20_000;
+const OVER_WALL_MESSAGE = `the render waited more than ${RENDER_WAIT_LIMIT_MS / 1000} s for something that never came`;
+const OVER_HARD_LIMIT_MESSAGE = `the render did not finish within ${RENDER_HARD_LIMIT_MS / 1000} s`;
+/** Loading the libraries into a new isolate (trusted code; not counted in the render's own 1 s). */
+const LOAD_TIMEOUT_MS = RENDER_HARD_LIMIT_MS;
 const MAX_WARM_ISOLATES = Math.max(1, Number(/^\d+$/.test(process.env.LATCHKEY_EMAIL_SANDBOX_WARM ?? "") ? process.env.LATCHKEY_EMAIL_SANDBOX_WARM : 8));
 const IDLE_DISPOSE_MS = 10 * 60 * 1000;
 /** The largest answer the isolate's JSON can be: both texts at the limit, every character escaped (`\u0000`). */
@@ -138,43 +143,45 @@ function release(record) {
 }
 
 /**
- * One call into the isolate under the CPU and wall-clock limits. isolated-vm's `cpuTime` counts the time the
- * isolate's thread is inside the isolate, descheduled or not, and this process's CPU usage counts every thread of
- * it (other renders too). A call has used its CPU time when both say so: a runaway template does, a render merely
- * slowed down by a loaded machine does not. (Renders running at once share the process's figure: one is stopped
- * early only if it also spent a second inside.)
+ * One call into the isolate under its limits. isolated-vm's `cpuTime` and `wallTime` count the time the isolate's
+ * thread is inside the isolate, descheduled or not, and this process's CPU usage counts every thread of it (other
+ * renders too). A call has used its CPU time when both say so: a runaway template does, a render merely slowed
+ * down by a loaded machine does not. (Renders running at once share the process's figure: one is stopped early
+ * only if it also spent a second inside.) The time a call is not inside the isolate at all is time spent waiting
+ * for a promise; a render slowed down by the machine is inside.
  */
 async function limited(sandbox, what, call) {
   const { isolate } = sandbox;
   const limitNs = BigInt(RENDER_CPU_LIMIT_MS) * 1_000_000n;
   const insideAtStart = isolate.cpuTime;
+  const wallAtStart = isolate.wallTime;
+  const startedAt = performance.now();
   const processAtStart = process.cpuUsage();
   let overCpu = false;
+  let overWait;
+  const waiting = new Promise((_, reject) => (overWait = reject));
   // The isolate runs on its own thread, so this process's timers keep firing during the call. Over the CPU
   // limit, the isolate is disposed: the only way to stop it from outside (it then leaves the pool).
-  const cpuWatch = setInterval(() => {
-    if (isolate.isDisposed || isolate.cpuTime - insideAtStart <= limitNs) return;
+  const watch = setInterval(() => {
+    if (isolate.isDisposed) return;
+    const waitedMs = performance.now() - startedAt - Number(isolate.wallTime - wallAtStart) / 1e6;
+    if (waitedMs > RENDER_WAIT_LIMIT_MS) overWait(new RenderLimitError(OVER_WALL_MESSAGE));
+    if (isolate.cpuTime - insideAtStart <= limitNs) return;
     const used = process.cpuUsage(processAtStart);
     if ((used.user + used.system) / 1000 > RENDER_CPU_LIMIT_MS) {
       overCpu = true;
       isolate.dispose();
     }
   }, CPU_CHECK_INTERVAL_MS);
-  let wallTimer;
-  const overtime = new Promise((_, reject) => {
-    // The isolate's own timeout stops synchronous code; this one also catches a render that awaits forever.
-    wallTimer = setTimeout(() => reject(new RenderLimitError(OVER_WALL_MESSAGE)), RENDER_WALL_LIMIT_MS + 50);
-  });
   try {
-    const json = await Promise.race([call(), overtime]);
+    const json = await Promise.race([call(), waiting]);
     // The isolate bounds its answer; this is the fence behind it, before anything is parsed or sent on.
     if (typeof json !== "string" || json.length > MAX_ANSWER_CHARS) throw new Error("the sandbox answered something unexpected");
     return JSON.parse(json);
   } catch (error) {
     throw overCpu ? new RenderLimitError(`${what} ran longer than ${RENDER_CPU_LIMIT_MS / 1000} s`) : error;
   } finally {
-    clearInterval(cpuWatch);
-    clearTimeout(wallTimer);
+    clearInterval(watch);
   }
 }
 
@@ -188,11 +195,11 @@ class TemplateError extends Error {
 
 /** Renders in the sandbox, then makes the plain text in a second call with its own CPU time. */
 async function runInSandbox(sandbox, requestJson) {
-  const options = { timeout: RENDER_WALL_LIMIT_MS, result: { promise: true, copy: true } };
+  const options = { timeout: RENDER_HARD_LIMIT_MS, result: { promise: true, copy: true } };
   const status = await limited(sandbox, "the render", () => sandbox.render.apply(undefined, [requestJson], options));
   if (!status.ok && status.dirty && typeof status.error !== "string") throw new DirtySandboxError("the sandbox could not be reset");
   if (!status.ok) throw new TemplateError(String(status.error), status.dirty === true);
-  const mail = await limited(sandbox, "making the plain text", () => sandbox.plainText.apply(undefined, [], { timeout: RENDER_WALL_LIMIT_MS, result: { copy: true } }));
+  const mail = await limited(sandbox, "making the plain text", () => sandbox.plainText.apply(undefined, [], { timeout: RENDER_HARD_LIMIT_MS, result: { copy: true } }));
   if (!mail.ok) throw new TemplateError(String(mail.error), mail.dirty === true);
   const text = (value, max) => typeof value === "string" && value.length <= max;
   const optional = (value, max) => value === null || text(value, max);
@@ -208,7 +215,7 @@ function describe(error, isolate) {
   if (/memory limit/i.test(message) || (isolate.isDisposed && !/timed out/i.test(message))) {
     return `the render used more than ${MEMORY_LIMIT_MB} MB of memory`;
   }
-  if (/timed out/i.test(message)) return OVER_WALL_MESSAGE;
+  if (/timed out/i.test(message)) return OVER_HARD_LIMIT_MESSAGE;
   const name = typeof error?.name === "string" && error.name !== "Error" ? `${error.name}: ` : "";
   return cutText(name + message);
 }
