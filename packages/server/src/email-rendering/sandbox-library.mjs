@@ -1,5 +1,6 @@
 // Builds the one script every sandbox starts from: sandbox-runtime/runtime.js with React, react-dom's static
-// renderer, the React Email components (Tailwind included) and arktype, as a single IIFE (~1.8 MB minified).
+// renderer, the React Email components (Tailwind included), arktype and html-to-text (the plain text is made in the
+// sandbox, under its limits), as a single IIFE (~2 MB minified).
 // Built in memory the first time the sandbox process needs it (~0.2–0.5 s with esbuild), instead of a committed
 // multi-megabyte generated file or an extra install step; the process then reuses it (and V8's code cache of it)
 // for every isolate it creates.
