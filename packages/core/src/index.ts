@@ -56,7 +56,7 @@ export type { TeamInvitation, TeamInvitationDetails } from "./wire/team-invitati
 export type { ServerTeam, ServerTeamCreate, ServerTeamUpdate, ServerTeamMember } from "./wire/server-teams.js";
 export type { TeamPermissionGrant } from "./apps/admin-team-actions.js";
 export type { PermissionDefinition, PermissionDefinitionCreate, PermissionDefinitionUpdate, PermissionScope } from "./wire/permission-definitions.js";
-export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate } from "./wire/api-keys.js";
+export type { InternalApiKey, InternalApiKeyFirstView, InternalApiKeyCreate, PublishableClientKey } from "./wire/api-keys.js";
 export type {
   WebhookAttempt,
   WebhookDeliveryStatus,

@@ -109,6 +109,36 @@ describe("internal API keys", () => {
     }
   });
 
+  it("shows publishable keys again in full (they are public), never the secret ones, and only of valid sets", async () => {
+    const older = await createKeys({ description: "older" });
+    const newer = await createKeys({ description: "newer", has_secret_server_key: false, has_super_secret_admin_key: false });
+    const revoked = await createKeys({ description: "revoked" });
+    await call(`/internal/api-keys/${revoked.id}`, { access: "admin", method: "PATCH", body: { revoked: true } });
+    const expired = await createKeys({ description: "expired", expires_at_millis: Date.now() - 1000 });
+    const secretOnly = await createKeys({ description: "secret only", has_publishable_client_key: false });
+    // A key set made before the server kept publishable keys: known by its hash only.
+    const hashOnly = await createKeys({ description: "hash only" });
+    await server.db.updateTable("api_key_sets").set({ publishable_client_key: null }).where("id", "=", hashOnly.id).execute();
+
+    const response = await call("/internal/publishable-client-keys", { access: "admin" });
+    expect(response.status).toBe(200);
+    const mine = new Set([older.id, newer.id, revoked.id, expired.id, secretOnly.id, hashOnly.id]);
+    const listed = response.body.items.filter((item: { id: string }) => mine.has(item.id));
+    expect(listed).toEqual([
+      { id: newer.id, description: "newer", publishable_client_key: newer.publishable_client_key, created_at_millis: newer.created_at_millis, expires_at_millis: newer.expires_at_millis },
+      { id: older.id, description: "older", publishable_client_key: older.publishable_client_key, created_at_millis: older.created_at_millis, expires_at_millis: older.expires_at_millis },
+    ]);
+    expect(response.text).not.toContain(older.secret_server_key);
+    expect(response.text).not.toContain(older.super_secret_admin_key);
+    // The key shown is one that works.
+    const client = await call("", withKey("x-stack-publishable-client-key", listed[0].publishable_client_key, "client"));
+    expect(client.text).toContain("Authentication: Client");
+    // The secret keys stay hashes in the database.
+    const row = await server.db.selectFrom("api_key_sets").selectAll().where("id", "=", older.id).executeTakeFirstOrThrow();
+    expect(JSON.stringify(Object.values(row))).not.toContain(older.secret_server_key);
+    expect((await call("/internal/publishable-client-keys", { access: "server" })).body.code).toBe("INSUFFICIENT_ACCESS_TYPE");
+  });
+
   it("is admin only", async () => {
     const response = await call("/internal/api-keys", { access: "server" });
     expect(response.body).toMatchObject({ code: "INSUFFICIENT_ACCESS_TYPE", details: { actual_access_type: "server", allowed_access_types: ["admin"] } });

@@ -1,11 +1,13 @@
-import type { AdminProjectRead, InternalApiKeyCreated, InternalApiKeyRead } from "@latchkey/protocol/schemas";
+import type { AdminProjectRead, InternalApiKeyCreated, InternalApiKeyRead, InternalPublishableClientKey } from "@latchkey/protocol/schemas";
 import type { SessionTokens } from "../http/http-client.js";
 import {
   internalApiKeyFirstViewFromWire,
   internalApiKeyFromWire,
+  publishableClientKeyFromWire,
   type InternalApiKey,
   type InternalApiKeyCreate,
   type InternalApiKeyFirstView,
+  type PublishableClientKey,
 } from "../wire/api-keys.js";
 import { adminProjectFromWire, adminProjectUpdateToWire, type AdminProject, type AdminProjectUpdate } from "../wire/projects.js";
 import { adminConfigActions } from "./admin-config-actions.js";
@@ -88,6 +90,15 @@ export function createAdminApp(options: AdminAppOptions) {
         },
       });
       return internalApiKeyFirstViewFromWire(wire);
+    },
+
+    /**
+     * The publishable keys of the project's valid key sets, in full, newest first (Latchkey's own route). A
+     * publishable key is public, so it can be read again; secret and admin keys are shown only when made.
+     */
+    async listPublishableClientKeys(): Promise<PublishableClientKey[]> {
+      const { items } = await ctx.call<{ items: InternalPublishableClientKey[] }>({ method: "GET", path: "/internal/publishable-client-keys", session: null });
+      return items.map(publishableClientKeyFromWire);
     },
 
     /** Revokes a key set (SPEC.md §4: internal keys are revoked by PATCH with `revoked: true`). */

@@ -1,4 +1,4 @@
-import type { InternalApiKeyCreated, InternalApiKeyRead } from "@latchkey/protocol/schemas";
+import type { InternalApiKeyCreated, InternalApiKeyRead, InternalPublishableClientKey } from "@latchkey/protocol/schemas";
 
 /** A project key set (/internal/api-keys). Listed keys show their last four characters only. */
 export interface InternalApiKey {
@@ -55,4 +55,26 @@ export interface InternalApiKeyCreate {
   hasPublishableClientKey: boolean;
   hasSecretServerKey: boolean;
   hasSuperSecretAdminKey: boolean;
+}
+
+/**
+ * A publishable client key shown in full (Latchkey's `GET /internal/publishable-client-keys`): it is public, so
+ * the server keeps it to show again. `keySetId` is the key set it belongs to.
+ */
+export interface PublishableClientKey {
+  keySetId: string;
+  description: string;
+  publishableClientKey: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export function publishableClientKeyFromWire(wire: InternalPublishableClientKey): PublishableClientKey {
+  return {
+    keySetId: wire.id,
+    description: wire.description,
+    publishableClientKey: wire.publishable_client_key,
+    createdAt: new Date(wire.created_at_millis),
+    expiresAt: new Date(wire.expires_at_millis),
+  };
 }

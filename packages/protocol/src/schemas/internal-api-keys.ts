@@ -48,4 +48,19 @@ export type InternalApiKeyCreated = z.infer<typeof internalApiKeyCreated>;
 
 export const internalApiKeyListResponse = unpaginatedList(internalApiKeyRead);
 
+/**
+ * Latchkey's own (not the protocol's): `GET /internal/publishable-client-keys` lists the publishable keys of the
+ * project's valid key sets in full. A publishable key is public, so the server keeps it to show again (keys made
+ * before Latchkey kept them are not listed); secret and admin keys are only ever shown when made.
+ */
+export const internalPublishableClientKey = z.strictObject({
+  id: z.string(),
+  description: z.string(),
+  publishable_client_key: z.string(),
+  created_at_millis: z.number(),
+  expires_at_millis: z.number(),
+});
+export type InternalPublishableClientKey = z.infer<typeof internalPublishableClientKey>;
+export const internalPublishableClientKeyListResponse = unpaginatedList(internalPublishableClientKey);
+
 export const internalApiKeyIdParams = z.strictObject({ api_key_id: z.string() });

@@ -53,6 +53,8 @@ export interface ApiKeySetsTable {
   manually_revoked_at: Date | null;
   publishable_client_key_hash: Uint8Array | null;
   publishable_client_key_last_four: string | null;
+  /** The key itself (public, so shown again); null for keys made before migration 0038. */
+  publishable_client_key: string | null;
   secret_server_key_hash: Uint8Array | null;
   secret_server_key_last_four: string | null;
   super_secret_admin_key_hash: Uint8Array | null;

@@ -6,10 +6,11 @@ import {
   internalApiKeyListResponse,
   internalApiKeyRead,
   internalApiKeyUpdateBody,
+  internalPublishableClientKeyListResponse,
   successResponse,
 } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
-import { createKeySet, deleteKeySet, getKeySet, listKeySets, updateKeySet, type KeyKind } from "../services/api-keys.js";
+import { createKeySet, deleteKeySet, getKeySet, listKeySets, listReadablePublishableKeys, updateKeySet, type KeyKind } from "../services/api-keys.js";
 
 const TAGS = ["Project keys"];
 const ADMIN = ["admin"] as const;
@@ -42,6 +43,17 @@ export const internalApiKeysRoutes = [
       if (body.has_super_secret_admin_key) kinds.push("superSecretAdminKey");
       return createKeySet(c.get("deps").db, auth.project.id, { description: body.description, expiresAt: new Date(body.expires_at_millis), kinds });
     },
+  }),
+  defineRoute({
+    method: "get",
+    path: "/internal/publishable-client-keys",
+    summary: "List the project's publishable client keys",
+    description:
+      "Latchkey's own route. The publishable keys of the project's valid key sets, in full and newest first: a publishable key is public, so it can be shown again (the dashboard's Get started page). Keys made before Latchkey kept them are not listed. Secret server and admin keys are only ever shown when made.",
+    tags: TAGS,
+    access: ADMIN,
+    response: { description: "The publishable keys.", schema: internalPublishableClientKeyListResponse },
+    handler: async (c, { auth }) => ({ items: await listReadablePublishableKeys(c.get("deps").db, auth.project.id), is_paginated: false }) as const,
   }),
   defineRoute({
     method: "get",

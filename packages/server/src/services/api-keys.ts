@@ -1,4 +1,4 @@
-import type { InternalApiKeyCreated, InternalApiKeyRead } from "@latchkey/protocol/schemas";
+import type { InternalApiKeyCreated, InternalApiKeyRead, InternalPublishableClientKey } from "@latchkey/protocol/schemas";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import type { Selectable } from "kysely";
 import type { Db } from "../db/connect.js";
@@ -30,6 +30,8 @@ function keyColumns(keys: Partial<Record<KeyKind, string>>) {
   const s = column(keys.secretServerKey);
   const a = column(keys.superSecretAdminKey);
   return {
+    // The publishable key is public (every page of the app carries it), so it is kept to be shown again.
+    publishable_client_key: keys.publishableClientKey ?? null,
     publishable_client_key_hash: p.hash,
     publishable_client_key_last_four: p.lastFour,
     secret_server_key_hash: s.hash,
@@ -78,6 +80,31 @@ export async function upsertSeededKeySet(db: Db, projectId: string, set: NewKeyS
 export async function listKeySets(db: Db, projectId: string): Promise<InternalApiKeyRead[]> {
   const rows = await db.selectFrom("api_key_sets").selectAll().where("project_id", "=", projectId).orderBy("created_at", "desc").orderBy("id").execute();
   return rows.map(toRead);
+}
+
+/**
+ * The publishable keys of the project's valid key sets that can be shown again (made since migration 0038;
+ * older ones are known only by their hash), newest first: what the dashboard's Get started page shows.
+ */
+export async function listReadablePublishableKeys(db: Db, projectId: string): Promise<InternalPublishableClientKey[]> {
+  const rows = await db
+    .selectFrom("api_key_sets")
+    .select(["id", "description", "created_at", "expires_at", "manually_revoked_at", "publishable_client_key"])
+    .where("project_id", "=", projectId)
+    .where("publishable_client_key", "is not", null)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
+  const now = new Date();
+  return rows
+    .filter((row) => keySetValidity(row, now) === "valid")
+    .map((row) => ({
+      id: row.id,
+      description: row.description,
+      publishable_client_key: row.publishable_client_key!,
+      created_at_millis: row.created_at.getTime(),
+      expires_at_millis: row.expires_at ? row.expires_at.getTime() : NEVER_EXPIRES_MILLIS,
+    }));
 }
 
 export async function getKeySet(db: Db, projectId: string, id: string): Promise<InternalApiKeyRead> {
