@@ -1,4 +1,5 @@
 import { KnownErrors as ReferenceErrors } from "@stackframe/stack-shared";
+import { get as httpGet, type IncomingHttpHeaders } from "node:http";
 import { describe, expect, it } from "vitest";
 import { api, expectProtocolInvariants, type ApiResponse } from "./support/api.js";
 import { CookieJar, loginAtDevProvider } from "./support/oauth-browser.js";
@@ -138,6 +139,17 @@ describe("the callback as a form POST (response_mode=form_post, as Apple sends i
   });
 });
 
+/** A GET with exactly these headers (fetch would send its own `sec-fetch-mode: cors`, as a script's request does). */
+function navigate(url: URL, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+    }).on("error", reject);
+  });
+}
+
 describe("untrusted URLs: sent to the provider, refused at the callback", () => {
   async function authorize(flow: ClientFlow): Promise<ApiResponse> {
     return callUrl(flow.authorizeUrl);
@@ -154,6 +166,28 @@ describe("untrusted URLs: sent to the provider, refused at the callback", () => 
       expect(await response.json()).toEqual(new ReferenceErrors.RedirectUrlNotWhitelisted().toDescriptiveJson());
       // With a trusted one, the error goes there.
       expectErrorLandingOf(await loginAs(clientFlow(project, "github", { redirectUri }), email()), new ReferenceErrors.RedirectUrlNotWhitelisted());
+    }
+    expect((await as(project, "server", "/users")).body.items).toEqual([]);
+  });
+
+  it("shows a browser's navigation to that callback a page naming the origin and, in dev mode, the Domains page (issue 31)", async () => {
+    const project = await oauthProject();
+    const redirectUri = "https://app.example/handler/oauth-callback";
+    // As Chromium opens it (navigation headers), and as a browser that sends no Sec-Fetch-* (plain http elsewhere).
+    for (const headers of [{ "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", accept: "text/html,*/*;q=0.8" }, { accept: "text/html,application/xhtml+xml" }]) {
+      const jar = new CookieJar();
+      const { location } = await loginAtDevProvider(clientFlow(project, "github", { redirectUri, errorRedirect: null }).authorizeUrl, email(), {
+        jar,
+        stopAt: `${server.env.publicUrl}/api/v1/auth/oauth/callback/`,
+      });
+      const page = await navigate(new URL(location), { ...headers, cookie: jar.header(new URL(location)) ?? "" });
+      expect(page.status).toBe(400);
+      expect(page.headers["x-stack-known-error"]).toBe("REDIRECT_URL_NOT_WHITELISTED");
+      expect(page.headers["content-type"]).toMatch(/^text\/html/);
+      const html = page.text;
+      expect(html).toContain("<code>https://app.example</code> is not a trusted domain of the project &#34;OAuth project&#34;");
+      expect(html).toContain(`<a href="${server.env.publicUrl}/dashboard/projects/${project.projectId}/domains">Domains page</a>`);
+      expect(html).not.toContain("Stack Auth");
     }
     expect((await as(project, "server", "/users")).body.items).toEqual([]);
   });

@@ -10,6 +10,7 @@ import { verifyAccessToken } from "../crypto/access-tokens.js";
 import type { AppEnv } from "../http/context.js";
 import { oauthClientProject } from "../http/oauth-client.js";
 import { knownErrorResponse } from "../http/known-error-response.js";
+import { isBrowserNavigation, untrustedOriginPage } from "../http/untrusted-origin-page.js";
 import { defineRoute } from "../http/route.js";
 import { ProviderCallbackError } from "../oauth/inner-client.js";
 import { clearedInnerStateCookie, hasInnerStateCookie, innerStateCookie } from "../oauth/inner-state-cookie.js";
@@ -229,6 +230,8 @@ async function callbackAnswer(c: Context<AppEnv>, state: string): Promise<Respon
     if ((error instanceof KnownError || error instanceof InvalidGrant) && info.errorRedirectUrl && isOAuthRedirectTrustedForProject(env, project.id, config, info.errorRedirectUrl)) {
       return errorRedirect(info.errorRedirectUrl, error instanceof InvalidGrant ? INVALID_GRANT_ON_ERROR_PAGE : error);
     }
+    // No page of the app to show it on: a person reads what is wrong and where it is fixed, not the JSON.
+    if (error instanceof KnownErrors.RedirectUrlNotWhitelisted && isBrowserNavigation(c)) return untrustedOriginPage(c, project, info.redirectUri);
     throw error;
   }
 }
