@@ -174,7 +174,8 @@ describe("untrusted URLs: sent to the provider, refused at the callback", () => 
     const project = await oauthProject();
     const redirectUri = "https://app.example/handler/oauth-callback";
     // As Chromium opens it (navigation headers), and as a browser that sends no Sec-Fetch-* (plain http elsewhere).
-    for (const headers of [{ "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", accept: "text/html,*/*;q=0.8" }, { accept: "text/html,application/xhtml+xml" }]) {
+    const navigations: Record<string, string>[] = [{ "sec-fetch-mode": "navigate", "sec-fetch-dest": "document", accept: "text/html,*/*;q=0.8" }, { accept: "text/html,application/xhtml+xml" }];
+    for (const headers of navigations) {
       const jar = new CookieJar();
       const { location } = await loginAtDevProvider(clientFlow(project, "github", { redirectUri, errorRedirect: null }).authorizeUrl, email(), {
         jar,
