@@ -29,6 +29,8 @@ export { createClientAppWithHostedPages, createHostedPageApp, hostedPageUrls, HA
 export { systemClock, type Clock } from "./clock.js";
 export { HttpClient, type AccessType, type ApiRequest, type HttpClientOptions, type SessionTokens, type Tokens } from "./http/http-client.js";
 export { HttpStatusError, NetworkError, OfflineError, ProtocolViolationError } from "./http/errors.js";
+export { isSetupError } from "./http/setup-errors.js";
+export { InsecureContextError } from "./flows/pkce.js";
 export { Session, type RefreshAccessToken } from "./session/session.js";
 export { readAccessToken, isAccessTokenFresh, type AccessTokenClaims } from "./session/access-token.js";
 

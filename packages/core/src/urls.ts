@@ -96,3 +96,19 @@ export function withReturnTarget(pageUrl: string, currentUrl: string | undefined
   else if (next.origin === current.origin) next.searchParams.set("after_auth_return_to", current.pathname + current.search + current.hash);
   return next.origin === current.origin ? next.pathname + next.search + next.hash : next.toString();
 }
+
+let warnedAboutApiPath = false;
+
+/**
+ * `baseUrl` is the server's address; the API is under its `/api/v1`. Given with that path already (as the API
+ * reference shows it), it is taken without it and the console says so once, rather than every request going to
+ * `/api/v1/api/v1/…` and failing with a 404 that names nothing.
+ */
+export function normaliseBaseUrl(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/api\/v1\/*$/, "");
+  if (trimmed !== baseUrl && !warnedAboutApiPath) {
+    warnedAboutApiPath = true;
+    console.warn(`Latchkey: baseUrl is the server's address, without /api/v1: using ${trimmed}`);
+  }
+  return trimmed;
+}

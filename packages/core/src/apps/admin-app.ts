@@ -21,6 +21,7 @@ import { adminPermissionActions } from "./admin-permission-actions.js";
 import { adminWebhookActions } from "./admin-webhook-actions.js";
 import { createAppContext, type AppOptions } from "./app-context.js";
 import { buildServerApp } from "./server-app.js";
+import { normaliseBaseUrl } from "../urls.js";
 
 /** An admin app authenticates with the project's super secret admin key, or as a project owner. */
 export type AdminAppOptions = AppOptions & { secretServerKey?: string; publishableClientKey?: string } & (
@@ -45,7 +46,8 @@ export type AdminApp = ReturnType<typeof createAdminApp>;
  * await admin.updateAdminProject({ config: { sign_up_enabled: false } });
  * ```
  */
-export function createAdminApp(options: AdminAppOptions) {
+export function createAdminApp(given: AdminAppOptions) {
+  const options = { ...given, baseUrl: normaliseBaseUrl(given.baseUrl) };
   const ctx = createAppContext(options, "admin");
   const server = buildServerApp(ctx);
   return {

@@ -3,7 +3,7 @@ import type { ReadableAtom } from "nanostores";
 import type { Session } from "../session/session.js";
 import { cachedStore, type CachedStore } from "../stores/cached-store.js";
 import { sessionStore, type SessionState } from "../stores/session-store.js";
-import { withReturnTarget, type AppUrls } from "../urls.js";
+import { normaliseBaseUrl, withReturnTarget, type AppUrls } from "../urls.js";
 import type { Project } from "../wire/projects.js";
 import type { Team } from "../wire/teams.js";
 import type { CurrentUser } from "../wire/users.js";
@@ -60,7 +60,8 @@ export function internalsOf(app: ClientApp): AppInternals {
  * ```
  */
 export function createClientApp(options: ClientAppOptions): ClientApp {
-  return buildClientApp(createAppContext(options, "client"), options);
+  const normalised = { ...options, baseUrl: normaliseBaseUrl(options.baseUrl) };
+  return buildClientApp(createAppContext(normalised, "client"), normalised);
 }
 
 /** The client app over a context; server and admin apps reuse it with their own access type. */

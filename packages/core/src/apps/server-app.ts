@@ -3,6 +3,7 @@ import type { SessionCreateResponse, UserListResponse } from "@latchkey/protocol
 import { serverUserFromWire, userUpdateToWire, type ServerUser, type ServerUserCreate, type ServerUserUpdate, type WireServerUser } from "../wire/users.js";
 import { createAppContext, type AppContext, type AppOptions } from "./app-context.js";
 import { buildClientApp } from "./client-app.js";
+import { normaliseBaseUrl } from "../urls.js";
 
 export interface ServerAppOptions extends AppOptions {
   secretServerKey: string;
@@ -35,7 +36,7 @@ export type ServerApp = ReturnType<typeof buildServerApp>;
  * ```
  */
 export function createServerApp(options: ServerAppOptions): ServerApp {
-  return buildServerApp(createAppContext(options, "server"));
+  return buildServerApp(createAppContext({ ...options, baseUrl: normaliseBaseUrl(options.baseUrl) }, "server"));
 }
 
 export function buildServerApp(ctx: AppContext) {

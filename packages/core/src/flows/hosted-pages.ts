@@ -3,7 +3,7 @@ import type { SignInResponse } from "@latchkey/protocol/schemas";
 import { HOSTED_PAGES, MFA_REQUIRED_EVENT, RETURN_TO_PARAM, hostedHandlerPath } from "@latchkey/protocol/hosted-pages";
 import { createClientApp, internalsOf, type ClientApp, type ClientAppOptions } from "../apps/client-app.js";
 import { documentCookieJar } from "../token-stores/cookie-jar.js";
-import { resolveUrls, type AppUrls } from "../urls.js";
+import { normaliseBaseUrl, resolveUrls, type AppUrls } from "../urls.js";
 import { pkceChallenge, randomBase64Url } from "./pkce.js";
 
 /**
@@ -68,7 +68,8 @@ export function hostedPageUrls(baseUrl: string, projectId: string): Partial<AppU
  * const app = createClientAppWithHostedPages({ projectId, publishableClientKey, baseUrl: "https://auth.example.com" });
  * ```
  */
-export function createClientAppWithHostedPages(options: ClientAppOptions): ClientApp {
+export function createClientAppWithHostedPages(given: ClientAppOptions): ClientApp {
+  const options = { ...given, baseUrl: normaliseBaseUrl(given.baseUrl) };
   const currentUrl = options.currentUrl ?? (() => (globalThis as { location?: { href: string } }).location?.href);
   const here = currentUrl();
   const hostedBase = `${options.baseUrl.replace(/\/+$/, "")}${hostedHandlerPath(options.projectId)}/`;

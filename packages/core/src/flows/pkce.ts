@@ -8,9 +8,25 @@ export function randomBase64Url(bytes: number): string {
   return base64Url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
+/**
+ * The page is not a secure context (plain http, and not localhost), so the browser gives it no `crypto.subtle`,
+ * which PKCE needs: the flow cannot start. Said as such, not as the TypeError reading `subtle.digest` would be.
+ */
+export class InsecureContextError extends Error {
+  constructor(origin: string | undefined) {
+    super(
+      `${origin ?? "This page"} is not a secure context, and browsers give crypto.subtle (which OAuth's PKCE needs) only to https:// pages ` +
+        "and localhost: serve the page over HTTPS, or open it on localhost.",
+    );
+    this.name = "InsecureContextError";
+  }
+}
+
 /** RFC 7636 §4.2 S256: BASE64URL(SHA256(verifier)). */
 export async function pkceChallenge(verifier: string): Promise<string> {
-  return base64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+  const subtle = globalThis.crypto?.subtle;
+  if (!subtle) throw new InsecureContextError((globalThis as { location?: { origin: string } }).location?.origin);
+  return base64Url(new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
 }
 
 function base64Url(bytes: Uint8Array): string {
