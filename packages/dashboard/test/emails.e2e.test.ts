@@ -257,6 +257,8 @@ describe("the Emails page", () => {
 
     await openTab(page, "Themes");
     await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).click();
+    // Its editor first: a click on a button the list's refresh is about to redraw can be lost on a loaded machine.
+    await expect.poll(() => page.getByLabel("Name", { exact: true }).inputValue()).toBe("Brand");
     await page.getByRole("button", { name: "Delete theme" }).click();
     await page.getByRole("dialog", { name: "Delete the theme “Brand”?" }).getByRole("button", { name: "Delete theme" }).click();
     await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).waitFor({ state: "detached" });
