@@ -1,4 +1,4 @@
-import { HttpStatusError, KnownError, NetworkError, OfflineError } from "@latchkey/core";
+import { HttpStatusError, InsecureContextError, KnownError, NetworkError, OfflineError, isSetupError } from "@latchkey/core";
 import { msg } from "./i18n.js";
 
 /** Which form field an error belongs to; `form` errors show above the submit button. */
@@ -60,13 +60,29 @@ export function describeError(error: unknown): ShownError {
   if (error instanceof KnownError) {
     const shown = known(error.code);
     if (shown) return shown;
+    // A wrong project id or key: the person can do nothing about it, and the wire's text (which names headers) is
+    // for the developer, whom the core has told in the console (core's http/setup-errors.ts).
+    if (isSetupError(error)) return { field: "form", message: msg("Sign-in is not available right now. Please try again later.") };
     // Schema errors about the email say so in their message (e.g. "body.email must be a valid email").
     if (error.code === "SCHEMA_ERROR" && /email/i.test(error.message)) return { field: "email", message: msg("Enter a valid email address.") };
     return { field: "form", message: error.message };
+  }
+  if (error instanceof InsecureContextError) {
+    tellDeveloper(error);
+    return { field: "form", message: msg("Social sign-in needs HTTPS or localhost.") };
   }
   if (error instanceof OfflineError) return { field: "form", message: msg("You are offline. Check your connection and try again.") };
   if (error instanceof NetworkError) return { field: "form", message: msg("The server cannot be reached. Check your connection and try again.") };
   // The server's limit on mails to one address (SPEC.md has no known error for it: a plain 429).
   if (error instanceof HttpStatusError && error.status === 429) return { field: "form", message: msg("Too many emails were sent to this address. Wait a few minutes, then try again.") };
   return { field: "form", message: msg("Something went wrong. Please try again.") };
+}
+
+const told = new WeakSet<object>();
+
+/** Why a person saw a plain message, for the developer, in the console: once per failure, however often it renders. */
+function tellDeveloper(error: Error): void {
+  if (told.has(error)) return;
+  told.add(error);
+  console.error(`Latchkey: ${error.message}`);
 }

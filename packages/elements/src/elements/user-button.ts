@@ -1,4 +1,4 @@
-import type { CurrentUser, Loadable } from "@latchkey/core";
+import type { CurrentUser, Loadable, Project } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../base/auth-element.js";
 import { AVATAR_CSS } from "../base/avatar.js";
@@ -32,6 +32,9 @@ export class AuthUserButtonElement extends AuthElement {
   declare showName: boolean;
   declare open: boolean;
   private readonly user = this.watch((app) => app.$user);
+  // Signed out, the user store settles without asking the server; the project's settings are the first answer
+  // that says the server is there (and the project and key right) before "Sign in" is offered.
+  private readonly project = this.watch((app) => app.$project);
 
   constructor() {
     super();
@@ -51,9 +54,13 @@ export class AuthUserButtonElement extends AuthElement {
 
   protected override render(): TemplateResult {
     const state = this.user() as Loadable<CurrentUser | null> | undefined;
-    if (state?.status !== "ready") return html`<span class="lk-note" role="status">${state?.status === "error" ? msg("Account unavailable") : msg("Loading…")}</span>`;
-    const user = state.value;
-    if (!user) return html`<a class="lk-button lk-primary" part="button" href=${this.app!.urls.signIn}>${msg("Sign in")}</a>`;
+    const user = state?.status === "ready" ? state.value : null;
+    if (!user) {
+      const project = this.project() as Loadable<Project> | undefined;
+      if (state?.status === "error" || project?.status === "error") return html`<span class="lk-note" role="status">${msg("Account unavailable")}</span>`;
+      if (state?.status !== "ready" || project?.status !== "ready") return html`<span class="lk-note" role="status" aria-busy="true">${msg("Loading…")}</span>`;
+      return html`<a class="lk-button lk-primary" part="button" href=${this.app!.urls.signIn}>${msg("Sign in")}</a>`;
+    }
     const name = user.displayName ?? user.primaryEmail ?? msg("Account");
     return html`<div class="lk-ub">
       <button part="button" type="button" id=${`${this.uid}-button`} aria-haspopup="menu" aria-expanded=${this.open ? "true" : "false"}
