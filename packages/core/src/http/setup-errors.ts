@@ -14,7 +14,7 @@ const SETUP_ERRORS = new Set([
 ]);
 
 /** Whether `error` is a mistake in the app's Latchkey setup rather than anything its user did. */
-export function isSetupError(error: unknown): error is KnownError {
+export function isSetupError(error: unknown): boolean {
   return typeof (error as KnownError | null)?.code === "string" && SETUP_ERRORS.has((error as KnownError).code);
 }
 
