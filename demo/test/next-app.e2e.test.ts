@@ -1,59 +1,43 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { chromiumPath } from "../../scripts/chromium.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../packages/server/test/support/test-server.js";
 import { CHROMIUM_ARGS } from "./support/demo-e2e.js";
+import { ensureNextBuilt, startNext, type RunningNext } from "./support/next-app.js";
 
 /**
  * The Next.js App Router fixture (demo/next) as a customer's app: built with `next build` against the BUILT
- * packages (`npm run build:packages`: dist/*.js and .d.ts, what `exports` give an app outside the repository),
- * served by `next start`, and used in Debian's Chromium against a real Latchkey server.
+ * packages (support/next-app.ts, one build per run for every file that uses the app), served by `next start`,
+ * and used in Debian's Chromium against a real Latchkey server.
  */
 
-const repository = fileURLToPath(new URL("../../", import.meta.url));
-// No telemetry and no update checks: the machines reach nothing but the package registry.
-const NEXT_ENV = { NEXT_TELEMETRY_DISABLED: "1" };
 const PASSWORD = "next to nothing";
 
 let latchkey: TestServer;
 let project: TestProject;
 let browser: Browser;
-let next: ChildProcess | undefined;
+let next: RunningNext | undefined;
 let nextUrl: string;
 
 beforeAll(async () => {
-  await run("npm", ["run", "build:packages"]);
-  await run(process.execPath, ["node_modules/next/dist/bin/next", "build", "demo/next"], NEXT_ENV);
-  [latchkey, browser] = await Promise.all([
-    startTestServer(),
-    chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
-  ]);
+  const started = Promise.all([startTestServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
+  try {
+    await ensureNextBuilt();
+  } finally {
+    [latchkey, browser] = await started;
+  }
   // New projects trust localhost pages (127.0.0.1 included), where `next start` listens.
   project = await createTestProject(latchkey, "Next.js fixture");
-  const port = await freePort();
-  nextUrl = `http://127.0.0.1:${port}/`;
-  next = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "demo/next", "--port", String(port), "--hostname", "127.0.0.1"], {
-    cwd: repository,
-    env: {
-      ...process.env,
-      ...NEXT_ENV,
-      LATCHKEY_BASE_URL: latchkey.url,
-      LATCHKEY_PROJECT_ID: project.projectId,
-      LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
-    },
-    // A process group of its own, so that stopping it also stops any worker Next starts.
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+  next = await startNext("start", {
+    LATCHKEY_BASE_URL: latchkey.url,
+    LATCHKEY_PROJECT_ID: project.projectId,
+    LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
   });
-  await untilAnswering(nextUrl, next);
-});
+  nextUrl = `${next.url}/`;
+}, 600_000);
 
 afterAll(async () => {
-  if (next?.pid && next.exitCode === null) process.kill(-next.pid, "SIGTERM");
-  await Promise.all([browser?.close(), latchkey?.close()]);
+  await Promise.all([next?.close(), browser?.close(), latchkey?.close()]);
 });
 
 describe("Next.js App Router app", () => {
@@ -102,44 +86,6 @@ describe("Next.js App Router app", () => {
     }
   });
 });
-
-/** Runs a command in the repository; its output is shown only when it fails. */
-function run(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: repository, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk));
-    child.on("error", reject);
-    child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (${code}):\n${output}`))));
-  });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
-
-/** Waits (≤ 30 s) until `next start` answers, failing early with its output if it exits. */
-async function untilAnswering(url: string, child: ChildProcess): Promise<void> {
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk));
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${output}`);
-    const answered = await fetch(url, { method: "HEAD" }).then(
-      () => true,
-      () => false,
-    );
-    if (answered) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`next start did not answer within 30 s:\n${output}`);
-}
 
 /** A person with a verified email and a password, made as the customer's backend would (secret server key). */
 async function createUser(email: string): Promise<void> {

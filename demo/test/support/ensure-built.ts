@@ -4,20 +4,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 // The same builds, and the same staleness rule, as `npm start` (scripts/builds.mjs).
-import { BUILDS, dateOutputs, staleness } from "../../../scripts/builds.mjs";
+import { BUILDS, dateOutputs, staleness, type Build } from "../../../scripts/builds.mjs";
 
 /**
  * Tests that drive what the server serves from built files (the demo, the elements bundles, the dashboard) build
  * what is missing or older than its sources first: each build of scripts/builds.mjs that makes one of `outputs`,
  * once even when test files run in parallel workers (the first takes a lock, an atomic mkdir, and the others
- * wait for its builds).
+ * wait for its builds). `among` adds builds that only tests need (the Next.js app, support/next-app.ts).
  */
 const repository = fileURLToPath(new URL("../../../", import.meta.url));
 const lock = join(tmpdir(), `latchkey-test-builds-${Buffer.from(repository).toString("base64url").slice(-24)}.lock`);
 const LOCK_STALE_MS = 5 * 60_000;
 
-export async function ensureBuilt(outputs: readonly string[]): Promise<void> {
-  const builds = BUILDS.filter((build) => build.outputs.some((output) => outputs.includes(output)));
+export async function ensureBuilt(outputs: readonly string[], among: readonly Build[] = BUILDS): Promise<void> {
+  const builds = among.filter((build) => build.outputs.some((output) => outputs.includes(output)));
   const unknown = outputs.filter((output) => !builds.some((build) => build.outputs.includes(output)));
   if (unknown.length > 0) throw new Error(`scripts/builds.mjs makes none of ${unknown.join(", ")}`);
   await acquireLock();
