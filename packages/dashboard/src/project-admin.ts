@@ -1,4 +1,4 @@
-import { createAdminApp, type AdminApp } from "@latchkey/core";
+import { createAdminApp, type AdminApp, type ClientApp } from "@latchkey/core";
 import { useApp } from "@latchkey/react";
 import { useParams } from "@tanstack/react-router";
 import { useMemo } from "react";
@@ -10,10 +10,12 @@ import { useMemo } from "react";
  */
 export function useProjectAdmin(projectId: string): AdminApp {
   const dashboard = useApp();
-  return useMemo(
-    () => createAdminApp({ projectId, baseUrl: dashboard.baseUrl ?? window.location.origin, projectOwnerSession: dashboard.session }),
-    [projectId, dashboard],
-  );
+  return useMemo(() => projectAdmin(dashboard, projectId), [projectId, dashboard]);
+}
+
+/** The same outside a component (right after creating a project, before its pages are open). */
+export function projectAdmin(dashboard: ClientApp, projectId: string): AdminApp {
+  return createAdminApp({ projectId, baseUrl: dashboard.baseUrl ?? window.location.origin, projectOwnerSession: dashboard.session });
 }
 
 /** Query keys of a project's data start with this, so a project's deletion forgets all of it at once. */

@@ -47,6 +47,7 @@ const handlerRoute = createRoute({ getParentRoute: () => rootRoute, path: "/hand
 const projectRoute = createRoute({ getParentRoute: () => rootRoute, path: "/projects/$projectId", component: ProjectLayout });
 const projectPages = [
   createRoute({ getParentRoute: () => projectRoute, path: "/", component: lazyRouteComponent(() => import("./pages/project/overview-page.js"), "OverviewPage") }),
+  createRoute({ getParentRoute: () => projectRoute, path: "get-started", component: lazyRouteComponent(() => import("./pages/project/get-started-page.js"), "GetStartedPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "users", component: lazyRouteComponent(() => import("./pages/project/users-page.js"), "UsersPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "users/$userId", component: lazyRouteComponent(() => import("./pages/project/user-page.js"), "UserPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "teams", component: lazyRouteComponent(() => import("./pages/project/teams-page.js"), "TeamsPage") }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   createAndOpenProject,
+  createProject,
   expectNoAxeViolations,
   horizontalOverflow,
   openSection,
@@ -41,6 +42,9 @@ describe("the admin dashboard", () => {
     await page.getByLabel("Project name").fill("Web shop");
     await page.getByLabel("Description").fill("Where customers sign in");
     await page.getByRole("button", { name: "Create project" }).click();
+    // A new project opens on its Get started page; the breadcrumb leads back to the list.
+    await page.getByRole("heading", { name: "Your app's settings" }).waitFor();
+    await page.getByRole("link", { name: "Projects", exact: true }).click();
     const list = page.getByRole("list", { name: "Your projects" });
     await list.getByText("Web shop").waitFor();
     await list.getByText("Where customers sign in").waitFor();
@@ -88,8 +92,9 @@ describe("the admin dashboard", () => {
     expect(await horizontalOverflow(page)).toBe(0);
 
     await signUpOwner(page);
-    await page.getByLabel("Project name").fill("A project with a rather long name that has to wrap on a phone");
-    await page.getByRole("button", { name: "Create project" }).click();
+    await createProject(page, "A project with a rather long name that has to wrap on a phone");
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.getByRole("link", { name: "Projects", exact: true }).click();
     await page.getByRole("list", { name: "Your projects" }).getByRole("listitem").waitFor();
     expect(await horizontalOverflow(page)).toBe(0);
   });

@@ -105,16 +105,27 @@ export async function signUpOwner(page: Page): Promise<string> {
 }
 
 /**
- * Creates a project on the Projects page and opens it; resolves to its id once its Overview shows. The
- * owner must be signed in and on the Projects page.
+ * Creates a project on the Projects page; resolves to its id once its Get started page (where creation lands)
+ * shows its keys. The owner must be signed in and on the Projects page.
  */
-export async function createAndOpenProject(page: Page, name = `Project ${crypto.randomUUID().slice(0, 6)}`): Promise<string> {
+export async function createProject(page: Page, name = `Project ${crypto.randomUUID().slice(0, 6)}`): Promise<string> {
   await page.getByLabel("Project name").fill(name);
   await page.getByRole("button", { name: "Create project" }).click();
-  await page.getByRole("list", { name: "Your projects" }).getByRole("link", { name }).click();
+  await page.waitForURL((url) => /^\/dashboard\/projects\/[^/]+\/get-started$/.test(url.pathname));
   await page.getByRole("heading", { name, level: 1 }).waitFor();
-  const projectId = /\/dashboard\/projects\/([^/]+)/.exec(new URL(page.url()).pathname)?.[1];
-  if (!projectId) throw new Error(`not on a project page: ${page.url()}`);
+  await page.getByRole("heading", { name: "Your app's settings" }).waitFor();
+  return /\/dashboard\/projects\/([^/]+)/.exec(new URL(page.url()).pathname)![1]!;
+}
+
+/**
+ * Creates a project and opens its Overview; resolves to its id once the Overview shows. The owner must be
+ * signed in and on the Projects page.
+ */
+export async function createAndOpenProject(page: Page, name?: string): Promise<string> {
+  const projectId = await createProject(page, name);
+  await openSection(page, "Overview");
+  await page.waitForURL((url) => url.pathname === `/dashboard/projects/${projectId}`);
+  await page.getByRole("heading", { name: "Users", level: 2 }).waitFor();
   return projectId;
 }
 

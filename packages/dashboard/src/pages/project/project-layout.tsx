@@ -5,6 +5,7 @@ import { adminProjectKey, useProjectAdmin, useProjectId } from "../../project-ad
 
 /** The project's sections, in the order of the navigation; each is a lazily loaded page (router.tsx). */
 const SECTIONS = [
+  { to: "/projects/$projectId/get-started", label: "Get started" },
   { to: "/projects/$projectId", label: "Overview", exact: true },
   { to: "/projects/$projectId/users", label: "Users" },
   { to: "/projects/$projectId/teams", label: "Teams" },

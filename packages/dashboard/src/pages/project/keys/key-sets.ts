@@ -5,7 +5,7 @@ import { expiryChoice, expiryDate, type ExpiryChoice } from "../../../components
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A key set that "never" expires lives a hundred years: the protocol has no key set without an expiry. */
-const NEVER_DAYS = 100 * 365;
+export const NEVER_DAYS = 100 * 365;
 
 export const KEY_KINDS = [
   { field: "hasPublishableClientKey", label: "Publishable client key", hint: "For your app's browser code; safe to publish." },
