@@ -106,7 +106,17 @@ describe("<auth-profile-settings>", () => {
     await until(() => page.q<HTMLImageElement>("img.lk-profile-avatar").naturalWidth === 64);
     expect((await fetch(page.q<HTMLImageElement>("img.lk-profile-avatar").src)).headers.get("content-type")).to.equal("image/jpeg");
 
+    // Removing asks first: cancelled, the picture stays; confirmed, it goes.
     button(page.q("auth-profile-settings"), "Remove avatar").click();
+    let question = await until(() => page.host.querySelector<HTMLDialogElement>("auth-profile-settings dialog[open]"));
+    expect(question.querySelector("h3")!.textContent).to.equal("Remove your avatar?");
+    button(question, "Cancel").click();
+    await until(() => !page.host.querySelector("dialog"));
+    expect(page.host.querySelector("img.lk-profile-avatar")).to.not.equal(null);
+    expect((await page.app.getUser())?.profileImageUrl).to.not.equal(null);
+    button(page.q("auth-profile-settings"), "Remove avatar").click();
+    question = await until(() => page.host.querySelector<HTMLDialogElement>("auth-profile-settings dialog[open]"));
+    button(question, "Remove").click();
     await until(() => !page.host.querySelector("img.lk-profile-avatar"));
     expect(page.q("auth-profile-settings [role=status]").textContent).to.equal("Your avatar has been removed.");
     expect((await page.app.getUser())?.profileImageUrl).to.equal(null);
@@ -147,7 +157,8 @@ describe("<auth-email-settings>", () => {
 
     // Verify through the link the mail carries, opened on the email-verification page.
     button(secondRow, "Send verification email").click();
-    await until(() => page.q("auth-email-settings p[role=status]").textContent === `A verification email has been sent to ${second}.`);
+    // A real send through the mail server, which took 12 s on a loaded 2-core machine.
+    await until(() => page.q("auth-email-settings p[role=status]").textContent === `A verification email has been sent to ${second}.`, 30_000);
     const link = (await waitForMail(second)).links.find((l) => l.includes("email-verification"))!;
     const verifier = await mount(project, `<auth-email-verification code="${new URL(link).searchParams.get("code")}"></auth-email-verification>`);
     await until(() => verifier.host.querySelector("auth-email-verification [role=status]:not(.lk-note)"));
@@ -195,7 +206,9 @@ describe("<auth-email-settings>", () => {
     expect(badges(extra)).to.deep.equal(["Not verified"]);
     button(extra, "Use for sign-in").click();
     await until(() => badges([...again.host.querySelectorAll("li")].find((li) => li.textContent!.includes("extra-"))!).includes("Used for sign-in"));
+    // It is not the only address that signs in, so it may stop, after confirming.
     button([...again.host.querySelectorAll("li")].find((li) => li.textContent!.includes("extra-"))!, "Stop using for sign-in").click();
+    button(await until(() => again.host.querySelector<HTMLDialogElement>("dialog[open]")), "Stop using for sign-in").click();
     await until(() => !badges([...again.host.querySelectorAll("li")].find((li) => li.textContent!.includes("extra-"))!).includes("Used for sign-in"));
   });
 

@@ -84,6 +84,20 @@ describe("two-factor sign-in", () => {
     page.q<HTMLButtonElement>("button[type=submit]").click();
     await until(() => page.events.find((e) => e.type === "auth-mfa-changed"));
     expect((await page.app.getUser())?.isMultiFactorRequired).to.equal(true);
+
+    // Turning it off asks first: cancelled, it stays on; confirmed, it goes off.
+    const turnOff = () => [...page.host.querySelectorAll<HTMLButtonElement>("button")].find((b) => b.textContent === "Turn off two-factor authentication");
+    (await until(turnOff)).click();
+    let question = await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]"));
+    expect(question.querySelector("h3")!.textContent).to.equal("Turn off two-factor authentication?");
+    [...question.querySelectorAll("button")].find((b) => b.textContent === "Cancel")!.click();
+    await until(() => !page.host.querySelector("dialog"));
+    expect((await page.app.getUser())?.isMultiFactorRequired).to.equal(true);
+    turnOff()!.click();
+    question = await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]"));
+    [...question.querySelectorAll("button")].find((b) => b.textContent === "Turn off")!.click();
+    await until(() => page.events.filter((e) => e.type === "auth-mfa-changed").length === 2);
+    expect((await page.app.getUser())?.isMultiFactorRequired).to.equal(false);
   });
 });
 

@@ -9,6 +9,7 @@ export const accountCss = `
 :where(.lk-list){list-style:none;margin:0 0 var(--lk-s);padding:0;display:grid;grid-template-columns:minmax(0,1fr);gap:.5rem}
 :where(.lk-list>li){display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;padding:.5rem .75rem;border:1px solid var(--lk-border);border-radius:var(--lk-r)}
 :where(.lk-grow){flex:1;min-width:10rem;overflow-wrap:anywhere}
+:where(.lk-list>li>.lk-reason){flex-basis:100%;margin:0}
 :where(.lk-badge){display:inline-block;font-size:.8em;padding:0 .5rem;border-radius:999px;border:1px solid var(--lk-border);color:var(--lk-fg);background:var(--lk-subtle)}
 :where(.lk-actions){display:flex;flex-wrap:wrap;gap:.5rem}
 :where(.lk-actions button,.lk-list button){padding:.35rem .75rem;font-size:.93em}

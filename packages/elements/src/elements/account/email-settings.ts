@@ -7,10 +7,13 @@ import { field, focusError, formError, formValues, submit } from "../../base/for
 import { msg, str } from "../../base/i18n.js";
 import { accountCss, keepFocusIn, userIdOf } from "./account-common.js";
 import { confirmAction } from "./confirm-dialog.js";
+import { reasonNote, WaysIn, type Change } from "./ways-in.js";
 
 /**
  * The signed-in user's email addresses (contact channels): which is primary, verified and used for signing
  * in; add one, send its verification mail, make it primary, use it (or stop using it) for sign-in, remove it.
+ * Stopping and removing ask first, and are held back, with the reason shown, for the address that is the
+ * user's last way to sign in (see ways-in.ts).
  *
  * @element auth-email-settings
  * @fires auth-contact-channels-changed - After an address was added, changed or removed.
@@ -19,7 +22,8 @@ import { confirmAction } from "./confirm-dialog.js";
  * @csspart base - The section.
  * @csspart input - The new address input.
  * @csspart submit - The add button.
- * @csspart dialog - The confirmation dialog for removing an address.
+ * @csspart dialog - The confirmation dialog for removing an address or no longer using it for sign-in.
+ * @csspart reason - Why an address cannot be removed or stop being used for sign-in.
  * @csspart label - The new address input's label.
  * @csspart error - The form-level error.
  */
@@ -35,6 +39,8 @@ export class AuthEmailSettingsElement extends AuthElement {
   protected declare status: string;
 
   private readonly user = this.watch((app) => app.$user);
+  private readonly project = this.watch((app) => app.$project);
+  private readonly waysIn = new WaysIn(this, { channels: () => this.channels });
   private loadedFor: string | null | undefined;
 
   constructor() {
@@ -49,6 +55,7 @@ export class AuthEmailSettingsElement extends AuthElement {
   /** Loads the list once the user is known, and again if another user signs in. */
   protected override willUpdate(changed: PropertyValues): void {
     super.willUpdate(changed);
+    this.waysIn.track(this.app, this.user(), this.project());
     const userId = userIdOf(this.user());
     if (userId === undefined || userId === this.loadedFor || !this.app) return;
     this.loadedFor = userId;
@@ -85,9 +92,16 @@ export class AuthEmailSettingsElement extends AuthElement {
 
   private channel(channel: ContactChannel): TemplateResult {
     const valueId = `${this.uid}-${channel.id}`;
+    const reasonId = `${valueId}-reason`;
     const busy = this.working === channel.id;
     const button = (label: string, action: () => Promise<unknown>) =>
       html`<button type="button" aria-describedby=${valueId} ?disabled=${busy} @click=${() => this.run(channel, action)}>${label}</button>`;
+    // The last way in: stopping and removing are held back and point to the reason (removing an address that
+    // does not sign in changes nothing about signing in).
+    const reason = channel.usedForAuth && this.waysIn.blocks(stopUsing(channel)) ? onlyAddressReason() : null;
+    const heldBack = (label: string, onClick: () => unknown, danger = false) =>
+      html`<button type="button" class=${danger ? "lk-danger" : nothing} aria-describedby=${reason ? `${valueId} ${reasonId}` : valueId}
+        title=${reason ?? nothing} ?disabled=${busy || !!reason} @click=${onClick}>${label}</button>`;
     const app = this.app!;
     return html`<li aria-busy=${busy ? "true" : "false"}>
       <span class="lk-grow" id=${valueId}>${channel.value}</span>
@@ -103,10 +117,11 @@ export class AuthEmailSettingsElement extends AuthElement {
             })}
         ${channel.isPrimary ? nothing : button(msg("Make primary"), () => app.updateContactChannel(channel.id, { isPrimary: true }))}
         ${channel.usedForAuth
-          ? button(msg("Stop using for sign-in"), () => app.updateContactChannel(channel.id, { usedForAuth: false }))
+          ? heldBack(msg("Stop using for sign-in"), () => this.stopUsing(channel))
           : button(msg("Use for sign-in"), () => app.updateContactChannel(channel.id, { usedForAuth: true }))}
-        <button type="button" class="lk-danger" aria-describedby=${valueId} ?disabled=${busy} @click=${() => this.removeChannel(channel)}>${msg("Remove")}</button>
+        ${heldBack(msg("Remove"), () => this.removeChannel(channel), true)}
       </span>
+      ${reasonNote(reasonId, reason)}
     </li>`;
   }
 
@@ -117,18 +132,38 @@ export class AuthEmailSettingsElement extends AuthElement {
       message: msg(str`${channel.value} will no longer belong to your account.`),
       confirmLabel: msg("Remove"),
     });
-    if (confirmed) await this.run(channel, () => this.app!.deleteContactChannel(channel.id));
+    if (confirmed) await this.run(channel, () => this.app!.deleteContactChannel(channel.id), (facts) => ({ channels: facts.channels.filter((c) => c.id !== channel.id) }));
   }
 
-  /** Runs one channel action, then reloads the list (the server decides what changed, e.g. the old primary). */
-  private async run(channel: ContactChannel, action: () => Promise<unknown>): Promise<void> {
+  /** Asks first: with no other address used for sign-in, the password stops working too. */
+  private async stopUsing(channel: ContactChannel): Promise<void> {
+    const confirmed = await confirmAction(this, {
+      title: msg("Stop using this address for sign-in?"),
+      message: msg(str`You will no longer be able to sign in with ${channel.value}.`),
+      confirmLabel: msg("Stop using for sign-in"),
+    });
+    if (confirmed) await this.run(channel, () => this.app!.updateContactChannel(channel.id, { usedForAuth: false }), stopUsing(channel));
+  }
+
+  /**
+   * Runs one channel action, then reloads the list (the server decides what changed, e.g. the old primary).
+   * An action that could take away a way in (`change`) is checked again on what the server says now.
+   */
+  private async run(channel: ContactChannel, action: () => Promise<unknown>, change?: Change): Promise<void> {
     if (this.working || !this.app) return;
+    const app = this.app;
     this.working = channel.id;
     this.error = null;
     this.status = "";
     try {
+      if (change && (await this.waysIn.blocksNow(app, change))) {
+        this.error = { field: "form", message: onlyAddressReason() };
+        // What this page showed was out of date (another tab?): show what holds the button back now.
+        await Promise.all([this.load(app), app.$user.refresh()]);
+        return;
+      }
       await action();
-      await this.load(this.app);
+      await this.load(app);
       this.emit("auth-contact-channels-changed");
     } catch (error) {
       this.error = { field: "form", message: describeError(error).message };
@@ -136,7 +171,7 @@ export class AuthEmailSettingsElement extends AuthElement {
       this.working = null;
     }
     // Once the buttons are enabled again (a disabled button cannot take focus).
-    void keepFocusIn(this, `[aria-describedby="${this.uid}-${channel.id}"]`, "input[name=email]");
+    void keepFocusIn(this, `[aria-describedby~="${this.uid}-${channel.id}"]:not(:disabled)`, "input[name=email]");
   }
 
   private add = async (event: Event): Promise<void> => {
@@ -160,3 +195,11 @@ export class AuthEmailSettingsElement extends AuthElement {
     }
   };
 }
+
+/** The address no longer signs in (what "Stop using for sign-in" does; removing it counts the same). */
+function stopUsing(channel: ContactChannel): Change {
+  return (facts) => ({ channels: facts.channels.map((c) => (c.id === channel.id ? { ...c, usedForAuth: false } : c)) });
+}
+
+const onlyAddressReason = (): string =>
+  msg("This address is your only way to sign in. To remove it or stop using it for sign-in, first add another way to sign in.");

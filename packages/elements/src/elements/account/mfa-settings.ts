@@ -6,6 +6,8 @@ import { describeError, type ShownError } from "../../base/errors.js";
 import { field, formError, formValues, submit } from "../../base/forms.js";
 import { msg } from "../../base/i18n.js";
 import { loadQrCode } from "../../base/qr-code.js";
+import { accountCss } from "./account-common.js";
+import { confirmAction } from "./confirm-dialog.js";
 import { base32, base64, newTotpSecret, otpauthUri, totpMatches } from "../../base/totp.js";
 
 /**
@@ -21,10 +23,13 @@ import { base32, base64, newTotpSecret, otpauthUri, totpMatches } from "../../ba
  * @csspart input - The code input.
  * @csspart submit - The "Turn on" button.
  * @csspart error - The form-level error.
+ * @csspart dialog - The confirmation dialog for turning two-factor authentication off.
  */
 export class AuthMfaSettingsElement extends AuthElement {
   static override properties = { secret: { state: true }, busy: { state: true }, error: { state: true } };
-  static override css = `:where(.lk-qr svg){width:12rem;height:12rem;background:#fff;padding:.5rem;border-radius:var(--lk-r)}
+  // The account rules style the confirmation dialog.
+  static override css = `${accountCss}
+:where(.lk-qr svg){width:12rem;height:12rem;background:#fff;padding:.5rem;border-radius:var(--lk-r)}
 :where(.lk-secret){font-family:ui-monospace,monospace;letter-spacing:.1em;overflow-wrap:anywhere}`;
 
   declare secret: Uint8Array<ArrayBuffer> | null;
@@ -94,7 +99,15 @@ export class AuthMfaSettingsElement extends AuthElement {
     await this.save(base64(secret), true);
   };
 
-  private disable = (): Promise<void> => this.save(null, false);
+  private disable = async (): Promise<void> => {
+    if (this.busy) return;
+    const confirmed = await confirmAction(this, {
+      title: msg("Turn off two-factor authentication?"),
+      message: msg("Signing in will no longer ask for a code from your authenticator app."),
+      confirmLabel: msg("Turn off"),
+    });
+    if (confirmed) await this.save(null, false);
+  };
 
   private async save(secret: string | null, enabled: boolean): Promise<void> {
     this.busy = true;

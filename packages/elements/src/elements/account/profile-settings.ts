@@ -7,10 +7,12 @@ import { focusError, formError, formValues, submit } from "../../base/forms.js";
 import { msg } from "../../base/i18n.js";
 import { accountCss, signedInGate } from "./account-common.js";
 import { avatarDataUrl, AvatarTooLargeError } from "./avatar-image.js";
+import { confirmAction } from "./confirm-dialog.js";
 
 /**
  * The signed-in user's display name and avatar. A picture is resized in the browser (at most 256×256) and
  * sent as a data URL within the server's 1,000,000 characters; the server stores it and serves it at a URL of its own.
+ * Removing the avatar asks first.
  *
  * @element auth-profile-settings
  * @fires auth-profile-updated - After the name or avatar was saved; `detail` is `{ displayName, profileImageUrl }`.
@@ -23,6 +25,7 @@ import { avatarDataUrl, AvatarTooLargeError } from "./avatar-image.js";
  * @csspart submit - The save button.
  * @csspart label - The labels of the display name and picture inputs.
  * @csspart error - The form-level error.
+ * @csspart dialog - The confirmation dialog for removing the avatar.
  */
 export class AuthProfileSettingsElement extends AuthElement {
   static override css = `${accountCss}${filePickerCss}
@@ -126,7 +129,13 @@ export class AuthProfileSettingsElement extends AuthElement {
   };
 
   private removeAvatar = async (): Promise<void> => {
-    if (!this.app) return;
+    if (!this.app || this.avatarBusy) return;
+    const confirmed = await confirmAction(this, {
+      title: msg("Remove your avatar?"),
+      message: msg("The picture will be deleted. You can upload another one at any time."),
+      confirmLabel: msg("Remove"),
+    });
+    if (!confirmed || this.avatarBusy) return;
     this.avatarBusy = true;
     this.avatarError = null;
     try {

@@ -3,18 +3,21 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { describeError } from "../../base/errors.js";
 import { msg, str } from "../../base/i18n.js";
 import { absoluteTime, keepFocusIn, relativeTime } from "./account-common.js";
+import { confirmAction } from "./confirm-dialog.js";
 import { UserListSection } from "./user-list-section.js";
 import { browserAndSystem, countryName } from "./user-agent.js";
 
 /**
  * Where the signed-in user is signed in: every session with its browser and system, when and from where
  * (address, and country when the server knows it) it was last used, the one of this browser marked. Other
- * sessions can be revoked (the device is signed out at its next refresh); this one ends with signing out instead.
+ * sessions can be revoked after confirming (the device is signed out at its next refresh); this one ends with
+ * signing out instead.
  *
  * @element auth-session-settings
  * @fires auth-session-revoked - After another session was revoked; `detail` is `{ sessionId }`.
  * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
+ * @csspart dialog - The confirmation dialog for revoking a session.
  */
 export class AuthSessionSettingsElement extends UserListSection<UserSession> {
   protected async fetchItems(app: ClientApp): Promise<UserSession[]> {
@@ -56,6 +59,12 @@ export class AuthSessionSettingsElement extends UserListSection<UserSession> {
 
   private async revoke(session: UserSession): Promise<void> {
     if (this.working || !this.app) return;
+    const confirmed = await confirmAction(this, {
+      title: msg("Revoke this session?"),
+      message: msg(str`${this.device(session)} will be signed out and must sign in again.`),
+      confirmLabel: msg("Revoke"),
+    });
+    if (!confirmed || this.working) return;
     this.working = session.id;
     this.error = null;
     this.status = "";
