@@ -120,6 +120,30 @@ describe("verifyAccessToken", () => {
     expect(verifier.keyFetches).toBe(2);
   });
 
+  it("renews the keys after their maximum age, and keeps using the old ones while the server cannot be reached", async () => {
+    const clock = new ManualClock();
+    let reachable = true;
+    const verifier = verifierFor(project, {
+      clock,
+      keysMaxAgeMillis: 60_000,
+      fetch: (input, init) => (reachable ? fetch(input, init) : Promise.reject(new TypeError("fetch failed"))),
+    });
+    await verifier.verifyAccessToken(tokens.accessToken);
+    clock.advance(61_000);
+    await verifier.verifyAccessToken(tokens.accessToken);
+    expect(verifier.keyFetches).toBe(2);
+    reachable = false;
+    clock.advance(61_000);
+    expect((await verifier.verifyAccessToken(tokens.accessToken)).id).toBe(tokens.userId);
+    expect(verifier.keyFetches).toBe(3);
+    // Not tried again on every request while it is down: after the cooldown (30 s by default).
+    await verifier.verifyAccessToken(tokens.accessToken);
+    expect(verifier.keyFetches).toBe(3);
+    clock.advance(30_000);
+    await verifier.verifyAccessToken(tokens.accessToken);
+    expect(verifier.keyFetches).toBe(4);
+  });
+
   it("says what to check when the project's keys cannot be fetched", async () => {
     // A project id the server does not know (a typo in the app's settings): its key set answers 404.
     const projectId = crypto.randomUUID();

@@ -34,9 +34,11 @@ export class JwksCache {
     try {
       return await this.reload();
     } catch (error) {
-      // An unreachable server must not sign everyone out of the app: aged keys still verify what they verified.
-      if (keys) return keys.resolve;
-      throw error;
+      // An unreachable server must not sign everyone out of the app: aged keys still verify what they verified,
+      // and are tried again after the cooldown rather than on every request (each waiting for the failure).
+      if (!keys) throw error;
+      this.keys = { resolve: keys.resolve, fetchedAt: this.options.clock.now() - this.options.maxAgeMillis + this.options.cooldownMillis };
+      return keys.resolve;
     }
   }
 
