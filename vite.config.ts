@@ -34,6 +34,8 @@ export default defineConfig({
       { test: { name: "elements", include: ["packages/elements/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"], testTimeout: 120_000 } },
       // Server rendering of the React package, in Node (no DOM); its browser tests run in web-test-runner.
       { test: { name: "react", include: ["packages/react/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"] } },
+      // @latchkey/next's pieces that need no Next.js server (its pages are tested in demo/test/next-server-auth).
+      { test: { name: "next", include: ["packages/next/test/**/*.test.ts"] } },
       // The core's integration tests start a real server in-process, on PGlite.
       { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
       { test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },

@@ -37,9 +37,7 @@ export function latchkeyProxy(options: LatchkeyProxyOptions): (request: NextRequ
     const session = await readSession(options.config ?? configFromEnv(), request.headers);
     const { pathname, search } = request.nextUrl;
     if (!session.user && patterns.some((pattern) => pattern.test(pathname))) {
-      if (!(request.headers.get("accept") ?? "").includes("text/html")) {
-        return NextResponse.json({ error: "Sign in to use this." }, { status: 401 });
-      }
+      if (!isNavigation(request)) return NextResponse.json({ error: "Sign in to use this." }, { status: 401 });
       const target = new URL(signInUrl, request.url);
       target.searchParams.set("after_auth_return_to", pathname + search);
       return NextResponse.redirect(target);
@@ -52,4 +50,14 @@ export function latchkeyProxy(options: LatchkeyProxyOptions): (request: NextRequ
     response.cookies.set(ACCESS_TOKEN_COOKIE, session.refreshed.accessCookie, { path: "/", maxAge: ACCESS_TOKEN_COOKIE_MAX_AGE_SECONDS, sameSite: "lax", secure });
     return response;
   };
+}
+
+/**
+ * A page being opened: a browser navigation (it accepts HTML), or Next's own client-side navigation and Server
+ * Action requests (the `rsc` and `next-action` headers), whose redirects Next's router follows. Anything else is
+ * a script's request, which a redirect to an HTML page would only confuse.
+ */
+function isNavigation(request: NextRequest): boolean {
+  const headers = request.headers;
+  return (headers.get("accept") ?? "").includes("text/html") || headers.has("rsc") || headers.has("next-action") || headers.get("sec-fetch-mode") === "navigate";
 }
