@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectAlert, expectLoaded, within } from "./support/play.js";
+import { expect, expectLoaded, openDialog, pressFor, within } from "./support/play.js";
 import { dark, signedIn } from "./support/story-app.js";
 import { oauthLinks } from "./support/story-data.js";
 
@@ -32,7 +32,7 @@ export const NoneConnected: Story = {
   },
 };
 
-/** A user whose only way in is GitHub cannot disconnect it: the section says why instead. */
+/** A user whose only way in is GitHub cannot disconnect it or stop signing in with it: the section says why. */
 export const OnlyWayIn: Story = {
   ...signedIn({
     config: providers,
@@ -41,9 +41,20 @@ export const OnlyWayIn: Story = {
   }),
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
-    await canvas.findByText("ada@example.com");
-    (await canvas.findByRole("button", { name: "Disconnect" })).click();
-    await expectAlert(canvas, "This is your only way to sign in. Set a password or connect another account first.");
+    const reason = "GitHub is your only way to sign in. To disconnect it or stop signing in with it, first add another way to sign in.";
+    await expect(await canvas.findByRole("button", { name: "Disconnect", description: new RegExp(reason) })).toBeDisabled();
+    await expect(canvas.getByRole("checkbox", { name: "Use to sign in" })).toBeDisabled();
+    await expect(canvas.getByText(reason)).toBeVisible();
+  },
+};
+
+/** Disconnecting asks first, in a modal dialog. */
+export const ConfirmDisconnect: Story = {
+  ...signedIn({ config: providers }),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await pressFor(canvas, "Disconnect", /GitHub/);
+    await openDialog(canvas, "Disconnect GitHub?");
   },
 };
 

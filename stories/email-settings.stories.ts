@@ -1,7 +1,7 @@
 import { KnownErrors } from "@latchkey/core";
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expectAlert, expectBusy, expectLoaded, expectStatus, fill, NETWORK_FAILURE, openDialog, press, pressFor, within } from "./support/play.js";
+import { expect, expectAlert, expectBusy, expectLoaded, expectStatus, fill, NETWORK_FAILURE, openDialog, press, pressFor, waitFor, within } from "./support/play.js";
 import { dark, serves, signedIn } from "./support/story-app.js";
 import { contactChannels } from "./support/story-data.js";
 
@@ -17,9 +17,16 @@ type Story = StoryObj;
 /** A verified primary address and an unverified second one. */
 export const TwoAddresses: Story = { ...signedIn(), play: async ({ canvasElement }) => expectLoaded(within(canvasElement)) };
 
+/** The only address that signs in (with the password) can neither stop signing in nor go: the row says why. */
 export const OnlyPrimary: Story = {
   ...signedIn({ answers: { "GET /contact-channels": { json: { items: contactChannels().slice(0, 1), is_paginated: false } } } }),
-  play: TwoAddresses.play,
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const reason = "This address is your only way to sign in. To remove it or stop using it for sign-in, first add another way to sign in.";
+    await expect(await canvas.findByRole("button", { name: "Stop using for sign-in", description: new RegExp(reason) })).toBeDisabled();
+    await expect(canvas.getByRole("button", { name: "Remove", description: new RegExp(reason) })).toBeDisabled();
+    await expect(canvas.getByText(reason)).toBeVisible();
+  },
 };
 
 export const DarkTwoAddresses: Story = dark({ ...TwoAddresses });
@@ -83,6 +90,16 @@ export const ConfirmRemove: Story = {
   },
 };
 
+/** With a passkey as another way in, "Stop using for sign-in" asks first. */
+export const ConfirmStopUsing: Story = {
+  ...signedIn({ config: { passkey_enabled: true }, user: { passkey_auth_enabled: true } }),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(canvas.getByRole("button", { name: "Stop using for sign-in" })).toBeEnabled());
+    await pressFor(canvas, "Stop using for sign-in", "ada@example.com");
+    await openDialog(canvas, "Stop using this address for sign-in?");
+  },
+};
 export const ActionFailed: Story = {
   ...signedIn({ answers: { "PATCH /contact-channels/me/*": { networkFailure: true } } }),
   play: async ({ canvasElement }) => {

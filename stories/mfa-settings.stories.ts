@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, expectAlert, fill, press, within } from "./support/play.js";
+import { expect, expectAlert, fill, openDialog, press, within } from "./support/play.js";
 import { dark, signedIn } from "./support/story-app.js";
 
 /** `<auth-mfa-settings>`: turn on TOTP (QR code, key, confirm with a code), turn it off. */
@@ -45,6 +45,7 @@ export const TurnedOff: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await press(canvas, "Turn off two-factor authentication");
+    await press(await openDialog(canvas, "Turn off two-factor authentication?"), "Turn off");
     await canvas.findByRole("button", { name: "Turn on two-factor authentication" });
   },
 };
@@ -54,6 +55,7 @@ export const TurningOffFailed: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await press(canvas, "Turn off two-factor authentication");
+    await press(await openDialog(canvas, "Turn off two-factor authentication?"), "Turn off");
     await canvas.findByRole("alert", {}, { timeout: 5000 });
   },
 };

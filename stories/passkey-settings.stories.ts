@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expect, press, within } from "./support/play.js";
+import { expect, openDialog, press, within } from "./support/play.js";
 import { dark, signedIn } from "./support/story-app.js";
 
 /**
@@ -32,6 +32,27 @@ export const PasskeySignInOn: Story = {
 };
 
 export const DarkPasskeySignInOn: Story = dark({ ...PasskeySignInOn });
+
+/** Turning passkey sign-in off asks first, in a modal dialog. */
+export const ConfirmTurnOff: Story = {
+  ...signedIn({ config: passkeys, user: { passkey_auth_enabled: true } }),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await press(canvas, "Turn off passkey sign-in");
+    await openDialog(canvas, "Turn off passkey sign-in?");
+  },
+};
+
+/** Passkeys are the only way in (no password): passkey sign-in cannot be turned off, and the section says why. */
+export const OnlyWayIn: Story = {
+  ...signedIn({ config: passkeys, user: { passkey_auth_enabled: true, has_password: false } }),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const reason = "Your passkey is your only way to sign in. To turn passkey sign-in off, first add another way to sign in.";
+    await expect(await canvas.findByRole("button", { name: "Turn off passkey sign-in", description: reason })).toBeDisabled();
+    await expect(canvas.getByText(reason)).toBeVisible();
+  },
+};
 
 /** The server refuses to start a registration (here: it cannot be reached). */
 export const RegistrationFailed: Story = {

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/web-components-vite";
 import { html } from "lit";
-import { expectLoaded, expectStatus, pressFor, within } from "./support/play.js";
+import { expectLoaded, expectStatus, openDialog, press, pressFor, within } from "./support/play.js";
 import { dark, serves, signedIn } from "./support/story-app.js";
 import { sessions } from "./support/story-data.js";
 
@@ -51,6 +51,7 @@ export const Revoked: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await pressFor(canvas, "Revoke", /Another browser or device/);
+    await press(await openDialog(canvas, "Revoke this session?"), "Revoke");
     await expectStatus(canvas, "The session has been revoked. That device is signed out.");
   },
 };
@@ -60,6 +61,7 @@ export const RevokeFailed: Story = {
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await pressFor(canvas, "Revoke", /Another browser or device/);
+    await press(await openDialog(canvas, "Revoke this session?"), "Revoke");
     await canvas.findByRole("alert", {}, { timeout: 5000 });
   },
 };
