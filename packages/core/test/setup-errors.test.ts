@@ -1,8 +1,9 @@
+import { KnownErrors } from "@latchkey/protocol/errors";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClientApp } from "../src/apps/client-app.js";
 import { createServerApp } from "../src/apps/server-app.js";
 import { InsecureContextError } from "../src/flows/pkce.js";
-import { isSetupError } from "../src/http/setup-errors.js";
+import { isSetupError, setupHint } from "../src/http/setup-errors.js";
 import { clientAppFor, createTestProject, useLiveServer } from "./support/live-server.js";
 
 /**
@@ -61,6 +62,19 @@ describe("a wrong project id or key", () => {
     expect(error).toMatchObject({ code: "EMAIL_PASSWORD_MISMATCH" });
     expect(isSetupError(error)).toBe(false);
     expect(errors()).toEqual([]);
+  });
+});
+
+describe("OAuth features that shared keys lack", () => {
+  it("are setup errors whose hint names the project's Authentication page, not the wire's other dashboard", () => {
+    const app = { baseUrl: "https://auth.example.com", projectId: "p1" };
+    for (const error of [new KnownErrors.OAuthExtraScopeNotAvailableWithSharedOAuthKeys(), new KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys()]) {
+      expect(error.message).toContain("Stack dashboard");
+      expect(isSetupError(error)).toBe(true);
+      expect(setupHint(error, app)).toBe(
+        "extra OAuth scopes and provider access tokens need the project's own OAuth client, not the shared keys: set the provider's client id and secret at https://auth.example.com/dashboard/projects/p1/authentication",
+      );
+    }
   });
 });
 

@@ -11,6 +11,9 @@ const SETUP_ERRORS = new Set([
   "CLIENT_AUTHENTICATION_REQUIRED",
   "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
   "REDIRECT_URL_NOT_WHITELISTED",
+  // Their wire text sends the developer to another product's dashboard.
+  "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
+  "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
 ]);
 
 /** Whether `error` is a mistake in the app's Latchkey setup rather than anything its user did. */
@@ -31,8 +34,15 @@ export function setupHint(error: KnownError, app: { baseUrl: string; projectId: 
       return `project ${project} requires a publishable client key: pass publishableClientKey.`;
     case "REDIRECT_URL_NOT_WHITELISTED": {
       const origin = (globalThis as { location?: { origin: string } }).location?.origin ?? "this page's origin";
-      return `${origin} is not a trusted domain of project ${project}: add it at ${app.baseUrl}/dashboard/projects/${encodeURIComponent(app.projectId)}/domains`;
+      return `${origin} is not a trusted domain of project ${project}: add it at ${projectPage(app, "domains")}`;
     }
+    case "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS":
+    case "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS":
+      return `extra OAuth scopes and provider access tokens need the project's own OAuth client, not the shared keys: set the provider's client id and secret at ${projectPage(app, "authentication")}`;
   }
   return undefined;
+}
+
+function projectPage(app: { baseUrl: string; projectId: string }, page: string): string {
+  return `${app.baseUrl}/dashboard/projects/${encodeURIComponent(app.projectId)}/${page}`;
 }
