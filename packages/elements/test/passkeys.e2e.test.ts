@@ -80,6 +80,37 @@ describe("passkeys in the browser", () => {
     await page.getByText(email).first().waitFor();
   });
 
+  it("frees the only sign-in address once a passkey is added, then holds passkey sign-in back as the last way in; the passkey still signs in", async () => {
+    const project = await createTestProject(server, "Passkeys last way in", { configOverride: PASSKEYS });
+    const { page, email } = await userWithPasskey(project);
+    // Back in with the passkey (the sign-in page's email field asks for it), to the account sections.
+    await page.goto(demoUrl("/demo/handler/sign-in"));
+    await page.waitForURL(atHome);
+    await page.evaluate(() => document.body.append(document.createElement("auth-email-settings"), document.createElement("auth-passkey-settings")));
+
+    // The passkey is another way in: the address may stop signing in, after confirming.
+    const row = page.locator("auth-email-settings li", { hasText: email });
+    await row.getByRole("button", { name: "Stop using for sign-in" }).click();
+    const dialog = page.getByRole("dialog", { name: "Stop using this address for sign-in?" });
+    await dialog.getByRole("button", { name: "Stop using for sign-in" }).click();
+    await row.getByRole("button", { name: "Use for sign-in" }).waitFor();
+
+    // Now the passkey is the only way in: turning it off is held back, and the section says why.
+    const reason = "Your passkey is your only way to sign in. To turn passkey sign-in off, first add another way to sign in.";
+    await page.locator("auth-passkey-settings").getByText(reason).waitFor();
+    expect(await page.locator("auth-passkey-settings").getByRole("button", { name: "Turn off passkey sign-in" }).isDisabled()).toBe(true);
+    expect(await page.locator("auth-passkey-settings").getByRole("button", { name: "Turn off passkey sign-in" }).getAttribute("aria-describedby")).toBe(
+      await page.locator("auth-passkey-settings [part=reason]").getAttribute("id"),
+    );
+
+    // Signed out, the passkey signs in again.
+    await page.goto(demoUrl("/demo/handler/sign-out"));
+    await page.waitForURL(atHome);
+    await page.goto(demoUrl("/demo/handler/sign-in"));
+    await page.waitForURL(atHome);
+    await page.getByText(email).first().waitFor();
+  });
+
   it("refuses to register a passkey on an origin the project does not trust", async () => {
     // The project trusts no domain and not localhost; the demo runs on localhost.
     const project = await createTestProject(server, "Passkeys untrusted", { configOverride: { ...PASSKEYS, "domains.allowLocalhost": false } });
