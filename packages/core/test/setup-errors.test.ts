@@ -100,6 +100,6 @@ describe("OAuth on a page that is not a secure context", () => {
     vi.stubGlobal("location", { origin: "http://192.168.1.20:3000", href: "http://192.168.1.20:3000/handler/sign-in", assign: () => {} });
     const error = await app.signInWithOAuth("github").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsecureContextError);
-    expect((error as Error).message).toMatch(/^http:\/\/192\.168\.1\.20:3000 is not a secure context.*serve the page over HTTPS, or open it on localhost/);
+    expect((error as Error).message).toMatch(/^http:\/\/192\.168\.1\.20:3000 is not a secure context: .*Serve the page over HTTPS, or open it on localhost\.$/);
   });
 });

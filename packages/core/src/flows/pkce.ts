@@ -15,8 +15,8 @@ export function randomBase64Url(bytes: number): string {
 export class InsecureContextError extends Error {
   constructor(origin: string | undefined) {
     super(
-      `${origin ?? "This page"} is not a secure context, and browsers give crypto.subtle (which OAuth's PKCE needs) only to https:// pages ` +
-        "and localhost: serve the page over HTTPS, or open it on localhost.",
+      `${origin ?? "This page"} is not a secure context: browsers give crypto.subtle, which this sign-in needs (PKCE), only to https:// pages ` +
+        "and localhost. Serve the page over HTTPS, or open it on localhost.",
     );
     this.name = "InsecureContextError";
   }
