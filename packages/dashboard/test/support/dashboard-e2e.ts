@@ -31,13 +31,14 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
   const pageErrors = new WeakMap<Page, string[]>();
   const serverFailures = new WeakMap<Page, string[]>();
 
+  // A stale dashboard is rebuilt first (Vite): on a loaded machine that alone can pass the default two minutes.
   beforeAll(async () => {
     await ensureDashboardBuilt();
     [server, browser] = await Promise.all([
       reachablePublicUrl().then((vars) => startTestServer({ ...vars, LATCHKEY_DEV_MODE: "true", ...env })),
       chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
     ]);
-  });
+  }, 600_000);
   afterEach(async (context) => {
     const pages = contexts.flatMap((browserContext) => browserContext.pages());
     if (context.task.result?.state === "fail") await Promise.all(pages.map((page) => reportPage(page, pageErrors.get(page) ?? [], serverFailures.get(page) ?? [])));
@@ -125,7 +126,7 @@ export async function createAndOpenProject(page: Page, name?: string): Promise<s
   const projectId = await createProject(page, name);
   await openSection(page, "Overview");
   await page.waitForURL((url) => url.pathname === `/dashboard/projects/${projectId}`);
-  await page.getByRole("heading", { name: "Users", level: 2 }).waitFor();
+  await page.getByRole("heading", { name: "Users", level: 2, exact: true }).waitFor();
   return projectId;
 }
 

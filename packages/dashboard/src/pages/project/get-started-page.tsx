@@ -41,7 +41,8 @@ function Snippets({ settings }: { settings: AppSettings }) {
       <CodeBlock code={reactSnippet(settings)} label="React snippet" />
       <h3>Next.js (App Router)</h3>
       <p className="dashboard-muted">
-        <code>@latchkey/react</code> in the root layout and a client component, and the <code>/handler/[...path]</code> route for the widgets' pages.
+        <code>@latchkey/react</code> in the root layout and a client component, and the <code>/handler/[...path]</code> route for the widgets' pages. On
+        the server side, <code>auth()</code> of <code>@latchkey/next</code> reads the user in Server Components, Route Handlers and Server Actions.
       </p>
       <CodeBlock code={nextSnippet()} label="Next.js snippet" />
     </section>
