@@ -17,9 +17,9 @@ export interface LatchkeyProxyOptions {
 
 /**
  * Next.js's proxy (`proxy.ts`; `middleware.ts` before Next 16): protects `protect`'s paths. A signed-out visit
- * to one is redirected to sign-in with the return URL; a request that does not accept HTML (`fetch` from a
- * script) answers 401 instead. On every path it runs for, an expired access token is refreshed once and the
- * new one is both handed to the page (its `auth()` sees it) and set as a cookie for the next request.
+ * to one is redirected to sign-in with the return URL; a script's request that asks for JSON answers 401
+ * instead. On every path it runs for, an expired access token is refreshed once and the new one is both
+ * handed to the page (its `auth()` sees it) and set as a cookie for the next request.
  *
  * @example
  * ```ts
@@ -37,7 +37,7 @@ export function latchkeyProxy(options: LatchkeyProxyOptions): (request: NextRequ
     const session = await readSession(options.config ?? configFromEnv(), request.headers);
     const { pathname, search } = request.nextUrl;
     if (!session.user && patterns.some((pattern) => pattern.test(pathname))) {
-      if (!isNavigation(request)) return NextResponse.json({ error: "Sign in to use this." }, { status: 401 });
+      if (wantsJson(request)) return NextResponse.json({ error: "Sign in to use this." }, { status: 401 });
       const target = new URL(signInUrl, request.url);
       target.searchParams.set("after_auth_return_to", pathname + search);
       return NextResponse.redirect(target);
@@ -53,11 +53,12 @@ export function latchkeyProxy(options: LatchkeyProxyOptions): (request: NextRequ
 }
 
 /**
- * A page being opened: a browser navigation (it accepts HTML), or Next's own client-side navigation and Server
- * Action requests (the `rsc` and `next-action` headers), whose redirects Next's router follows. Anything else is
- * a script's request, which a redirect to an HTML page would only confuse.
+ * A script's request that wants JSON (`accept: application/json`, not HTML): answered 401, which a redirect to an
+ * HTML page would only confuse. Everything else is redirected: browser navigations, and Next's client-side
+ * navigations, whose `rsc` header Next strips before the proxy sees it (they accept any type, and Next's router
+ * follows the redirect).
  */
-function isNavigation(request: NextRequest): boolean {
-  const headers = request.headers;
-  return (headers.get("accept") ?? "").includes("text/html") || headers.has("rsc") || headers.has("next-action") || headers.get("sec-fetch-mode") === "navigate";
+function wantsJson(request: NextRequest): boolean {
+  const accept = request.headers.get("accept") ?? "";
+  return accept.includes("application/json") && !accept.includes("text/html");
 }
