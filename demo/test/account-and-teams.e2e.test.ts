@@ -130,6 +130,8 @@ describe("demo: account settings", () => {
     await expect.poll(() => sessions.locator("li").count()).toBe(3);
     expect(await sessions.locator("li").filter({ hasText: "Current session" }).count()).toBe(1);
     await sessions.getByRole("button", { name: "Revoke" }).first().click();
+    // It asks first (issue 31: every destructive action is confirmed).
+    await sessions.getByRole("dialog", { name: "Revoke this session?" }).getByRole("button", { name: "Revoke" }).click();
     await sessions.getByText("The session has been revoked. That device is signed out.").waitFor();
     await expect.poll(() => sessions.locator("li").count()).toBe(2);
 
