@@ -257,6 +257,20 @@ describe("the Keys page", () => {
     const card = page.getByRole("region", { name: "Configuration override" });
     const apply = card.getByRole("button", { name: "Apply override" });
 
+    // It starts empty, with an example as its placeholder (nothing to delete first), and applying nothing says so.
+    const editor = card.getByRole("textbox", { name: "Override (JSON)" });
+    await card.locator(".cm-placeholder").getByText('"auth.passkey.allowSignIn": true').waitFor();
+    expect(await editor.getAttribute("aria-placeholder")).toContain('"auth.passkey.allowSignIn": true');
+    const typedText = (content: HTMLElement) => {
+      const copy = content.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll(".cm-placeholder").forEach((shown) => shown.remove());
+      return copy.textContent;
+    };
+    expect(await editor.evaluate(typedText)).toBe("");
+    await expectNoAxeViolations(page);
+    await apply.click();
+    await card.getByRole("alert").getByText("Write the override first").waitFor();
+
     await replaceEditorText(page, '{ "auth.passkey.allowSignIn": true, ');
     await apply.click();
     await card.getByRole("alert").getByText("This is not valid JSON").waitFor();

@@ -68,6 +68,11 @@ describe("the admin dashboard", () => {
     await signUpOwner(page);
     const projectId = await createAndOpenProject(page, "Sections");
     expect(new URL(page.url()).pathname).toBe(`/dashboard/projects/${projectId}`);
+    // The breadcrumb names the project, not its id, and leads back to the projects.
+    const breadcrumb = page.getByRole("navigation", { name: "Breadcrumb" });
+    await breadcrumb.getByText("Sections", { exact: true }).waitFor();
+    expect(await breadcrumb.textContent()).not.toContain(projectId);
+    expect(await breadcrumb.getByRole("link", { name: "Projects" }).getAttribute("href")).toBe("/dashboard/projects");
     const nav = page.getByRole("navigation", { name: "Project" });
     expect(await nav.getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBe("page");
 

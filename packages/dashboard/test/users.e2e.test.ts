@@ -352,6 +352,17 @@ describe("the Users pages' accessibility and layout", () => {
     });
   }
 
+  it("passes axe with no users yet and with a search that matches no one", async () => {
+    // The search box names what it searches (aria-controls): the results, there whether they hold a table or not.
+    const { page } = await ownerWithProject(harness);
+    await openSection(page, "Users");
+    await page.getByText("No users yet.").waitFor();
+    await expectNoAxeViolations(page);
+    await page.getByLabel("Search users").fill("nobody-at-all");
+    await page.getByText("No user matches “nobody-at-all”.").waitFor();
+    await expectNoAxeViolations(page);
+  });
+
   it("fits a 360 px wide screen", async () => {
     const { page, projectId } = await ownerWithProject(harness, { viewport: { width: 360, height: 740 } });
     await filledUser(projectId);

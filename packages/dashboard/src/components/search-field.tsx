@@ -12,7 +12,7 @@ export function SearchField({
   value: string;
   onChange: (value: string) => void;
   placeholder: string;
-  /** The id of the table it searches. */
+  /** The id of what it searches: an element that is always there (axe refuses an id that is missing). */
   controls: string;
 }) {
   return (

@@ -33,12 +33,16 @@ function OwnedProject() {
   const projectId = useProjectId();
   const admin = useProjectAdmin(projectId);
   const project = useQuery({ queryKey: adminProjectKey(projectId), queryFn: () => admin.getAdminProject() });
+  const name = project.data?.displayName ?? (project.isPending ? "Loading project…" : "Project");
   return (
     <>
-      <p className="dashboard-muted">
-        <Link to="/projects">Projects</Link> / <code>{projectId}</code>
-      </p>
-      <h1 className="dashboard-title">{project.data?.displayName ?? (project.isPending ? "Loading project…" : "Project")}</h1>
+      {/* Where the owner is, by the project's name (its id is in Get started's .env block). */}
+      <nav aria-label="Breadcrumb">
+        <p className="dashboard-muted">
+          <Link to="/projects">Projects</Link> / <span aria-current="page">{name}</span>
+        </p>
+      </nav>
+      <h1 className="dashboard-title">{name}</h1>
       {project.isError ? (
         <p role="alert" className="dashboard-card dashboard-error">
           Could not open this project: {project.error.message}. <Link to="/projects">Back to your projects</Link>

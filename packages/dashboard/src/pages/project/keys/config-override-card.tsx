@@ -6,12 +6,14 @@ import { useConfigOverrideUpdate, useProjectConfig } from "../project-config/pro
 import { SaveStatus } from "../project-config/save-status.js";
 import { JsonEditor } from "./json-editor.js";
 
+/** What the empty editor shows as its placeholder: an example, not text the owner has to delete first. */
 const EXAMPLE = `{
   "auth.passkey.allowSignIn": true
 }`;
 
 /** The editor's text as a config override: a JSON object, or why it is not one. */
 export function parseOverride(text: string): { ok: true; change: Record<string, unknown> } | { ok: false; error: string } {
+  if (!text.trim()) return { ok: false, error: 'Write the override first: a JSON object such as { "auth.passkey.allowSignIn": true }.' };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -29,9 +31,9 @@ export function parseOverride(text: string): { ok: true; change: Record<string, 
  */
 export function ConfigOverrideCard() {
   const id = useId();
-  const [text, setText] = useState(EXAMPLE);
-  // The text last applied (at first the example, which nobody wrote): anything else would be lost on leaving.
-  const [applied, setApplied] = useState(EXAMPLE);
+  // The editor starts empty; the text last applied (at first nothing): anything else would be lost on leaving.
+  const [text, setText] = useState("");
+  const [applied, setApplied] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
   const update = useConfigOverrideUpdate();
   const config = useProjectConfig();
@@ -62,7 +64,8 @@ export function ConfigOverrideCard() {
             removes a key. The server checks it before anything changes.
           </p>
           <JsonEditor
-            initialValue={EXAMPLE}
+            initialValue=""
+            placeholder={EXAMPLE}
             labelledBy={`${id}-label`}
             describedBy={`${id}-hint`}
             onChange={(value) => {

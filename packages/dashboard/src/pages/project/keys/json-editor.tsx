@@ -1,6 +1,7 @@
 import { json } from "@codemirror/lang-json";
 import { Compartment, EditorState } from "@codemirror/state";
 import { oneDark } from "@codemirror/theme-one-dark";
+import { placeholder as placeholderText } from "@codemirror/view";
 import { EditorView, minimalSetup } from "codemirror";
 import { useEffect, useRef } from "react";
 
@@ -12,12 +13,28 @@ const DARK = "(prefers-color-scheme: dark)";
  */
 const darkBackground = EditorView.theme({ "&": { backgroundColor: "var(--dash-bg)" }, ".cm-gutters": { backgroundColor: "var(--dash-bg)" } }, { dark: true });
 
+/** The placeholder in the page's muted text colour (CodeMirror's own grey misses 4.5:1 on white). */
+const mutedPlaceholder = EditorView.theme({ ".cm-placeholder": { color: "var(--dash-muted)" } });
+
 /**
  * A JSON editor (CodeMirror 6) that follows the page's light or dark scheme. It is uncontrolled after its
  * first render: `initialValue` seeds it and `onChange` reports every edit. `labelledBy` names it for
- * screen readers (its content is a textbox).
+ * screen readers (its content is a textbox). `placeholder` shows while it is empty (and is its
+ * `aria-placeholder`: CodeMirror hides the shown one from screen readers).
  */
-export function JsonEditor({ initialValue, onChange, labelledBy, describedBy }: { initialValue: string; onChange: (value: string) => void; labelledBy: string; describedBy?: string }) {
+export function JsonEditor({
+  initialValue,
+  onChange,
+  labelledBy,
+  describedBy,
+  placeholder,
+}: {
+  initialValue: string;
+  onChange: (value: string) => void;
+  labelledBy: string;
+  describedBy?: string;
+  placeholder?: string;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
@@ -34,8 +51,15 @@ export function JsonEditor({ initialValue, onChange, labelledBy, describedBy }: 
           minimalSetup,
           json(),
           EditorView.lineWrapping,
+          mutedPlaceholder,
+          placeholder ? placeholderText(placeholder) : [],
           theme.of(themeFor(media.matches)),
-          EditorView.contentAttributes.of({ "aria-labelledby": labelledBy, ...(describedBy ? { "aria-describedby": describedBy } : {}), "aria-multiline": "true" }),
+          EditorView.contentAttributes.of({
+            "aria-labelledby": labelledBy,
+            ...(describedBy ? { "aria-describedby": describedBy } : {}),
+            ...(placeholder ? { "aria-placeholder": placeholder } : {}),
+            "aria-multiline": "true",
+          }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) onChangeRef.current(update.state.doc.toString());
           }),

@@ -91,52 +91,55 @@ export function UsersTable({ projectId }: { projectId: string }) {
         value={typed}
         onChange={setTyped}
         placeholder="Name, email or id"
-        controls={`${id}-table`}
+        controls={`${id}-results`}
       />
-      {users.isPending ? (
-        <p role="status">Loading users…</p>
-      ) : users.isError ? (
-        <p role="alert" className="dashboard-error">
-          Could not load the users: {errorMessage(users.error)}{" "}
-          <button type="button" onClick={() => void users.refetch()}>
-            Try again
-          </button>
-        </p>
-      ) : rows.length === 0 ? (
-        <p role="status">{query ? `No user matches “${query}”.` : "No users yet. Create the first one below."}</p>
-      ) : (
-        <>
-          <DataTable
-            table={table}
-            id={`${id}-table`}
-            className="users-table-wide"
-            busy={users.isFetching}
-            caption={query ? `Users matching “${query}”, page ${pageNumber}` : `The project's users, page ${pageNumber}`}
-          />
-          <nav className="users-pager" aria-label="Pages of users">
-            <button
-              type="button"
-              className="dashboard-secondary"
-              disabled={pageNumber === 1}
-              onClick={() => setPages({ query, cursors: cursors.slice(0, -1) })}
-            >
-              Previous page
+      {/* What the search box controls: there in every state, where the table is there only when users are. */}
+      <div id={`${id}-results`}>
+        {users.isPending ? (
+          <p role="status">Loading users…</p>
+        ) : users.isError ? (
+          <p role="alert" className="dashboard-error">
+            Could not load the users: {errorMessage(users.error)}{" "}
+            <button type="button" onClick={() => void users.refetch()}>
+              Try again
             </button>
-            <span role="status">
-              Page {pageNumber}
-              {users.isFetching ? " (loading…)" : ""}
-            </span>
-            <button
-              type="button"
-              className="dashboard-secondary"
-              disabled={nextCursor === null || users.isPlaceholderData}
-              onClick={() => setPages({ query, cursors: [...cursors, nextCursor ?? undefined] })}
-            >
-              Next page
-            </button>
-          </nav>
-        </>
-      )}
+          </p>
+        ) : rows.length === 0 ? (
+          <p role="status">{query ? `No user matches “${query}”.` : "No users yet. Create the first one below."}</p>
+        ) : (
+          <>
+            <DataTable
+              table={table}
+              id={`${id}-table`}
+              className="users-table-wide"
+              busy={users.isFetching}
+              caption={query ? `Users matching “${query}”, page ${pageNumber}` : `The project's users, page ${pageNumber}`}
+            />
+            <nav className="users-pager" aria-label="Pages of users">
+              <button
+                type="button"
+                className="dashboard-secondary"
+                disabled={pageNumber === 1}
+                onClick={() => setPages({ query, cursors: cursors.slice(0, -1) })}
+              >
+                Previous page
+              </button>
+              <span role="status">
+                Page {pageNumber}
+                {users.isFetching ? " (loading…)" : ""}
+              </span>
+              <button
+                type="button"
+                className="dashboard-secondary"
+                disabled={nextCursor === null || users.isPlaceholderData}
+                onClick={() => setPages({ query, cursors: [...cursors, nextCursor ?? undefined] })}
+              >
+                Next page
+              </button>
+            </nav>
+          </>
+        )}
+      </div>
     </>
   );
 }
