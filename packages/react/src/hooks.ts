@@ -1,6 +1,5 @@
-import type { CachedStore, ClientApp, CurrentUser, Project, Team } from "@latchkey/core";
-import { useStore } from "@nanostores/react";
-import { useContext, useEffect } from "react";
+import type { CachedStore, ClientApp, CurrentUser, Loadable, Project, Team } from "@latchkey/core";
+import { useCallback, useContext, useEffect, useSyncExternalStore } from "react";
 import { AppContext } from "./app-context.js";
 
 /** The app of the nearest `AuthProvider`. Throws when there is none: a hook without an app is a wiring mistake. */
@@ -11,8 +10,9 @@ export function useApp(): ClientApp {
 }
 
 /**
- * The signed-in user: `null` when signed out, `undefined` while it is still loading (first render, or right
- * after a sign-in or sign-out while the user is fetched again). Re-renders whenever it changes.
+ * The signed-in user: `null` when signed out, `undefined` while it is still loading (on the server and while
+ * hydrating what it rendered, during the first load, or right after a sign-in or sign-out while the user is fetched
+ * again). Re-renders whenever it changes.
  * A failed load (e.g. the server is unreachable) throws, so the nearest error boundary shows it.
  *
  * @example
@@ -48,16 +48,35 @@ export function useProject(): Project | undefined {
   return useLoaded(useApp().$project);
 }
 
+/**
+ * A core store's state, the same on the server and in the browser's first pass over server-rendered HTML:
+ * "loading" there (the server knows nothing of the session), and the store's own state once hydration is done,
+ * when React renders again with it. A store may settle before hydration reaches a component (signed out, the
+ * user is known without a request), and a component that rendered it then would not match the server's HTML
+ * (React error #418). Components mounted after hydration (or in an app without server rendering) read the
+ * store's current state at once. On the server no store is read, so nothing starts loading there.
+ */
+function useLoadable<T>(store: CachedStore<T>): Loadable<T> {
+  const subscribe = useCallback((changed: () => void) => store.listen(() => changed()), [store]);
+  return useSyncExternalStore(subscribe, () => store.get(), serverSnapshot);
+}
+
+const LOADING: Loadable<never> = Object.freeze({ status: "loading" });
+
+function serverSnapshot(): Loadable<never> {
+  return LOADING;
+}
+
 /** A core store's value for rendering: the value when ready, `undefined` while loading, the error thrown. */
 function useLoaded<T>(store: CachedStore<T>): T | undefined {
-  const state = useStore(store);
+  const state = useLoadable(store);
   if (state.status === "error") throw state.error;
   return state.status === "ready" ? state.value : undefined;
 }
 
 /** What `useAuth()` tells a component about the session, Clerk-style. */
 export interface AuthState {
-  /** Whether the user is known yet (false on the server and during the first load). */
+  /** Whether the user is known yet (false on the server, while hydrating, and during the first load). */
   isLoaded: boolean;
   isSignedIn: boolean;
   user: CurrentUser | null;
@@ -72,7 +91,7 @@ export interface AuthState {
 /** The session as state, never by throwing: loading, signed in or out, and a load error as a value. */
 export function useAuth(): AuthState {
   const app = useApp();
-  const state = useStore(app.$user);
+  const state = useLoadable(app.$user);
   const user = state.status === "ready" ? state.value : null;
   return {
     isLoaded: state.status === "ready",

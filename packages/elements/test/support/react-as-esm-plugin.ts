@@ -8,7 +8,7 @@ import { build } from "esbuild";
  * instance, so hooks work across react and react-dom) and answers `import … from "react"` (and the other
  * entry points below) with a small module re-exporting that instance's named exports.
  */
-const MODULES = ["react", "react/jsx-runtime", "react/jsx-dev-runtime", "react-dom", "react-dom/client"] as const;
+const MODULES = ["react", "react/jsx-runtime", "react/jsx-dev-runtime", "react-dom", "react-dom/client", "react-dom/server"] as const;
 const PREFIX = "/__latchkey_commonjs__/";
 const BUNDLE = `${PREFIX}react-bundle.js`;
 const repository = fileURLToPath(new URL("../../../../", import.meta.url));
