@@ -2,6 +2,7 @@ import type { AdminProject } from "@latchkey/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useId } from "react";
+import { FailureAlert } from "../../../components/failure-alert.js";
 import { adminProjectKey, projectKey } from "../../../project-admin.js";
 import { useProjectSettings } from "../project-config/project-config-queries.js";
 
@@ -73,7 +74,9 @@ export function SetupChecklist() {
   return (
     <section className="dashboard-card" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Checklist</h2>
-      {!config || users.isPending ? (
+      {project.isError && !config ? (
+        <FailureAlert action="check the project" error={project.error} />
+      ) : !config || users.isPending ? (
         <p role="status">Checking the project…</p>
       ) : (
         <>
