@@ -72,7 +72,7 @@ describe("OAuth features that shared keys lack", () => {
       expect(error.message).toContain("Stack dashboard");
       expect(isSetupError(error)).toBe(true);
       expect(setupHint(error, app)).toBe(
-        "extra OAuth scopes and provider access tokens need the project's own OAuth client, not the shared keys: set the provider's client id and secret at https://auth.example.com/dashboard/projects/p1/authentication",
+        "shared OAuth keys give no extra scopes or access tokens: set the provider's own client id and secret at https://auth.example.com/dashboard/projects/p1/authentication",
       );
     }
   });
@@ -91,15 +91,17 @@ describe("a baseUrl ending in /api/v1", () => {
 });
 
 describe("OAuth on a page that is not a secure context", () => {
-  it("says that HTTPS or localhost is needed instead of failing on crypto.subtle", async () => {
+  it("says, and logs, that HTTPS or localhost is needed instead of failing on crypto.subtle", async () => {
     const project = await createTestProject(live.server());
     const { app } = clientAppFor(live.server(), project, { page: "http://192.168.1.20:3000/handler/sign-in" });
     // What a plain-http page that is not localhost has: getRandomValues, and no crypto.subtle.
     const real = globalThis.crypto;
     vi.stubGlobal("crypto", { getRandomValues: real.getRandomValues.bind(real) });
     vi.stubGlobal("location", { origin: "http://192.168.1.20:3000", href: "http://192.168.1.20:3000/handler/sign-in", assign: () => {} });
+    const errors = consoleCalls("error");
     const error = await app.signInWithOAuth("github").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsecureContextError);
+    expect(errors()).toEqual([`Latchkey: ${(error as Error).message}`]);
     expect((error as Error).message).toMatch(/^http:\/\/192\.168\.1\.20:3000 is not a secure context: .*Serve the page over HTTPS, or open it on localhost\.$/);
   });
 });

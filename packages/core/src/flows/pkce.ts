@@ -25,7 +25,12 @@ export class InsecureContextError extends Error {
 /** RFC 7636 §4.2 S256: BASE64URL(SHA256(verifier)). */
 export async function pkceChallenge(verifier: string): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle) throw new InsecureContextError((globalThis as { location?: { origin: string } }).location?.origin);
+  if (!subtle) {
+    const error = new InsecureContextError((globalThis as { location?: { origin: string } }).location?.origin);
+    // People are shown a short message (the widgets); the developer reads why here.
+    console.error(`Latchkey: ${error.message}`);
+    throw error;
+  }
   return base64Url(new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
 }
 

@@ -38,7 +38,7 @@ export function setupHint(error: KnownError, app: { baseUrl: string; projectId: 
     }
     case "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS":
     case "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS":
-      return `extra OAuth scopes and provider access tokens need the project's own OAuth client, not the shared keys: set the provider's client id and secret at ${projectPage(app, "authentication")}`;
+      return `shared OAuth keys give no extra scopes or access tokens: set the provider's own client id and secret at ${projectPage(app, "authentication")}`;
   }
   return undefined;
 }

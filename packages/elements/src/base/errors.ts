@@ -67,22 +67,11 @@ export function describeError(error: unknown): ShownError {
     if (error.code === "SCHEMA_ERROR" && /email/i.test(error.message)) return { field: "email", message: msg("Enter a valid email address.") };
     return { field: "form", message: error.message };
   }
-  if (error instanceof InsecureContextError) {
-    tellDeveloper(error);
-    return { field: "form", message: msg("Social sign-in needs HTTPS or localhost.") };
-  }
+  // Core's pkce.ts has told the developer why in the console.
+  if (error instanceof InsecureContextError) return { field: "form", message: msg("Social sign-in needs HTTPS or localhost.") };
   if (error instanceof OfflineError) return { field: "form", message: msg("You are offline. Check your connection and try again.") };
   if (error instanceof NetworkError) return { field: "form", message: msg("The server cannot be reached. Check your connection and try again.") };
   // The server's limit on mails to one address (SPEC.md has no known error for it: a plain 429).
   if (error instanceof HttpStatusError && error.status === 429) return { field: "form", message: msg("Too many emails were sent to this address. Wait a few minutes, then try again.") };
   return { field: "form", message: msg("Something went wrong. Please try again.") };
-}
-
-const told = new WeakSet<object>();
-
-/** Why a person saw a plain message, for the developer, in the console: once per failure, however often it renders. */
-function tellDeveloper(error: Error): void {
-  if (told.has(error)) return;
-  told.add(error);
-  console.error(`Latchkey: ${error.message}`);
 }
