@@ -92,13 +92,13 @@ export function apiDocsRoutes(allRoutes: () => readonly Route[], version: string
  */
 function compressible(make: () => string) {
   let plain: string | undefined;
-  let gzipped: Promise<Buffer> | undefined;
+  let gzipped: Promise<Uint8Array<ArrayBuffer>> | undefined;
   return {
     async respond(c: Context, headers: Record<string, string>): Promise<Response> {
       plain ??= make();
       const vary = { ...headers, vary: "accept-encoding" };
       if (!/\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) return new Response(plain, { headers: vary });
-      gzipped ??= promisify(gzip)(plain);
+      gzipped ??= promisify(gzip)(plain).then((bytes) => new Uint8Array(bytes));
       return new Response(await gzipped, { headers: { ...vary, "content-encoding": "gzip" } });
     },
   };
