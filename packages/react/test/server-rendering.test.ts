@@ -30,4 +30,36 @@ describe("server rendering", () => {
     // hydrates rather than writing an attribute here (`showName=""` would not have been its `show-name` anyway).
     expect(html).toBe("<auth-app><auth-user-button></auth-user-button><p>Loading…</p><auth-sign-in></auth-sign-in></auth-app>");
   });
+
+  it("renders every hook's and control's loading state without asking the Latchkey server anything", async () => {
+    const { AuthProvider, Protect, SignedIn, SignedOut, useAuth, useProject, useTeams, useUser } = await import("@latchkey/react");
+    const { createClientApp } = await import("@latchkey/core");
+    // Issue 31: the server renders "loading" whatever the session; a hook that read its store here would start
+    // loading the user, the teams and the project from the server rendering the page, for nothing.
+    const requests: string[] = [];
+    const app = createClientApp({
+      projectId: "internal",
+      publishableClientKey: "pck_test",
+      baseUrl: "http://127.0.0.1:9",
+      tokenStore: "memory",
+      fetch: async (input) => {
+        requests.push(String(input instanceof Request ? input.url : input));
+        return new Response("{}", { status: 500 });
+      },
+    });
+    function Readers() {
+      const user = useUser();
+      const { isLoaded } = useAuth();
+      const teams = useTeams();
+      const project = useProject();
+      return h("p", null, [user, teams, project].map((value) => (value === undefined ? "loading" : "known")).join(" "), isLoaded ? " loaded" : " not loaded");
+    }
+    const html = renderToString(
+      h(AuthProvider, { app }, h(SignedIn, null, "in"), h(SignedOut, null, "out"), h(Protect, { fallback: "members only" }, "members"), h(Readers)),
+    );
+    expect(html).toBe("<auth-app><p>loading loading loading<!-- --> not loaded</p></auth-app>");
+    // Everything a load would have started without waiting on the network (token lookups, promise chains) has run.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requests).toEqual([]);
+  });
 });
