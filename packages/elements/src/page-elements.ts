@@ -50,8 +50,4 @@ export const PAGE_ELEMENTS: Record<string, CustomElementConstructor> = {
   "auth-team-switcher": AuthTeamSwitcherElement,
 };
 
-/** Defines the given elements where there is a DOM (on a server, importing an entry defines nothing). */
-export function defineElements(elements: Record<string, CustomElementConstructor>): void {
-  if (typeof customElements === "undefined") return;
-  for (const [name, element] of Object.entries(elements)) if (!customElements.get(name)) customElements.define(name, element);
-}
+export { defineElements } from "./base/define.js";

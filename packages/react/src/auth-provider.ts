@@ -1,5 +1,7 @@
 import { createClientApp, type AppUrls, type ClientApp, type TokenStoreInit } from "@latchkey/core";
-import type { AuthAppElement } from "@latchkey/elements";
+// Defines <auth-app>, which the provider renders (and no other element: each component's module defines its own).
+import "@latchkey/elements/app";
+import type { AuthAppElement } from "@latchkey/elements/app";
 import { createElement, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from "react";
 import { AppContext } from "./app-context.js";
 
