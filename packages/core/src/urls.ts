@@ -108,7 +108,7 @@ export function normaliseBaseUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/api\/v1\/*$/, "");
   if (trimmed !== baseUrl && !warnedAboutApiPath) {
     warnedAboutApiPath = true;
-    console.warn(`Latchkey: baseUrl is the server's address, without /api/v1: using ${trimmed}`);
+    console.warn(`Latchkey: baseUrl is without /api/v1: using ${trimmed}`);
   }
   return trimmed;
 }

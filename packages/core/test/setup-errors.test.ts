@@ -1,9 +1,8 @@
-import { KnownErrors } from "@latchkey/protocol/errors";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createClientApp } from "../src/apps/client-app.js";
 import { createServerApp } from "../src/apps/server-app.js";
 import { InsecureContextError } from "../src/flows/pkce.js";
-import { isSetupError, setupHint } from "../src/http/setup-errors.js";
+import { isSetupError } from "../src/http/setup-errors.js";
 import { clientAppFor, createTestProject, useLiveServer } from "./support/live-server.js";
 
 /**
@@ -34,7 +33,7 @@ describe("a wrong project id or key", () => {
       expect((error as Error).message).toContain("x-stack-project-id");
       expect(isSetupError(error)).toBe(true);
     }
-    expect(errors()).toEqual([`Latchkey: the server at ${live.server().url} has no project "no-such-project": check projectId. (CURRENT_PROJECT_NOT_FOUND)`]);
+    expect(errors()).toEqual([`Latchkey: no project "no-such-project" at ${live.server().url}: check projectId (CURRENT_PROJECT_NOT_FOUND)`]);
   });
 
   it("names the publishable client key when the key is not the project's", async () => {
@@ -44,7 +43,7 @@ describe("a wrong project id or key", () => {
     const error = await app.getProject().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "INVALID_PUBLISHABLE_CLIENT_KEY" });
     expect(isSetupError(error)).toBe(true);
-    expect(errors()).toEqual([`Latchkey: the publishable client key is not one of project "${project.projectId}": check publishableClientKey. (INVALID_PUBLISHABLE_CLIENT_KEY)`]);
+    expect(errors()).toEqual([`Latchkey: publishableClientKey is not a key of project "${project.projectId}" (INVALID_PUBLISHABLE_CLIENT_KEY)`]);
   });
 
   it("is not told to the console by a server app, whose caller gets the error itself", async () => {
@@ -65,19 +64,6 @@ describe("a wrong project id or key", () => {
   });
 });
 
-describe("OAuth features that shared keys lack", () => {
-  it("are setup errors whose hint names the project's Authentication page, not the wire's other dashboard", () => {
-    const app = { baseUrl: "https://auth.example.com", projectId: "p1" };
-    for (const error of [new KnownErrors.OAuthExtraScopeNotAvailableWithSharedOAuthKeys(), new KnownErrors.OAuthAccessTokenNotAvailableWithSharedOAuthKeys()]) {
-      expect(error.message).toContain("Stack dashboard");
-      expect(isSetupError(error)).toBe(true);
-      expect(setupHint(error, app)).toBe(
-        "shared OAuth keys give no extra scopes or access tokens: set the provider's own client id and secret at https://auth.example.com/dashboard/projects/p1/authentication",
-      );
-    }
-  });
-});
-
 describe("a baseUrl ending in /api/v1", () => {
   it("is taken without it, and the console says so once", async () => {
     const warnings = consoleCalls("warn");
@@ -86,7 +72,7 @@ describe("a baseUrl ending in /api/v1", () => {
       const { app } = clientAppFor(live.server(), project, { baseUrl });
       expect((await app.getProject()).id).toBe(project.projectId);
     }
-    expect(warnings()).toEqual([`Latchkey: baseUrl is the server's address, without /api/v1: using ${live.server().url}`]);
+    expect(warnings()).toEqual([`Latchkey: baseUrl is without /api/v1: using ${live.server().url}`]);
   });
 });
 
@@ -102,6 +88,6 @@ describe("OAuth on a page that is not a secure context", () => {
     const error = await app.signInWithOAuth("github").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsecureContextError);
     expect(errors()).toEqual([`Latchkey: ${(error as Error).message}`]);
-    expect((error as Error).message).toMatch(/^http:\/\/192\.168\.1\.20:3000 is not a secure context: .*Serve the page over HTTPS, or open it on localhost\.$/);
+    expect((error as Error).message).toMatch(/^http:\/\/192\.168\.1\.20:3000 is not a secure context .*: use HTTPS or localhost\.$/);
   });
 });

@@ -78,7 +78,7 @@ describe("a wrong publishable client key", () => {
 
       await page.getByRole("alert").filter({ hasText: "Sign-in is not available right now. Please try again later." }).waitFor();
       expect(await page.locator("body").innerText()).not.toMatch(/x-stack|header|publishable/i);
-      await expect.poll(() => errors.join("\n")).toContain(`Latchkey: the publishable client key is not one of project "${project.projectId}": check publishableClientKey.`);
+      await expect.poll(() => errors.join("\n")).toContain(`Latchkey: publishableClientKey is not a key of project "${project.projectId}"`);
     } finally {
       await context.close();
     }

@@ -10,27 +10,21 @@ export function randomBase64Url(bytes: number): string {
 
 /**
  * The page is not a secure context (plain http, and not localhost), so the browser gives it no `crypto.subtle`,
- * which PKCE needs: the flow cannot start. Said as such, not as the TypeError reading `subtle.digest` would be.
+ * which PKCE needs: the flow cannot start. Said as such (and in the console), not as the TypeError reading
+ * `subtle.digest` would be.
  */
 export class InsecureContextError extends Error {
   constructor(origin: string | undefined) {
-    super(
-      `${origin ?? "This page"} is not a secure context: browsers give crypto.subtle, which this sign-in needs (PKCE), only to https:// pages ` +
-        "and localhost. Serve the page over HTTPS, or open it on localhost.",
-    );
-    this.name = "InsecureContextError";
+    super(`${origin ?? "This page"} is not a secure context (no crypto.subtle for PKCE): use HTTPS or localhost.`);
+    // People are shown a short message (the widgets); the developer reads why here.
+    console.error(`Latchkey: ${this.message}`);
   }
 }
 
 /** RFC 7636 §4.2 S256: BASE64URL(SHA256(verifier)). */
 export async function pkceChallenge(verifier: string): Promise<string> {
   const subtle = globalThis.crypto?.subtle;
-  if (!subtle) {
-    const error = new InsecureContextError((globalThis as { location?: { origin: string } }).location?.origin);
-    // People are shown a short message (the widgets); the developer reads why here.
-    console.error(`Latchkey: ${error.message}`);
-    throw error;
-  }
+  if (!subtle) throw new InsecureContextError((globalThis as { location?: { origin: string } }).location?.origin);
   return base64Url(new Uint8Array(await subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
 }
 

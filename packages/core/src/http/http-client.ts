@@ -4,7 +4,7 @@ import type { Clock } from "../clock.js";
 import { ACCESS_TOKEN_FRESHNESS_MILLIS, CLIENT_VERSION } from "../constants.js";
 import { HttpStatusError, NetworkError, OfflineError, ProtocolViolationError } from "./errors.js";
 import { MAX_ATTEMPTS, isIdempotent, retryAfterMillis, retryDelayMillis } from "./retry-policy.js";
-import { setupHint } from "./setup-errors.js";
+import { tellSetupError } from "./setup-errors.js";
 
 export type AccessType = "client" | "server" | "admin";
 
@@ -65,9 +65,6 @@ type Attempt = { done: true; response: Response } | { done: false; error: unknow
 export class HttpClient {
   constructor(private readonly options: HttpClientOptions) {}
 
-  /** The setup errors the console has told the developer about (once each). */
-  private readonly hinted = new Set<string>();
-
   /** Sends the request and parses its JSON answer. */
   async json<T>(request: ApiRequest): Promise<T> {
     const response = await this.send(request);
@@ -114,7 +111,7 @@ export class HttpClient {
         this.options.projectOwnerSession!.markAccessTokenExpired(ownerTokens.accessToken);
         return { done: false, error: knownError, waitMillis: 0 };
       }
-      if (request.accessType === "client") this.hintSetupError(knownError);
+      if (request.accessType === "client") tellSetupError(knownError, this.options);
       throw knownError;
     }
     if (response.ok) return { done: true, response };
@@ -165,15 +162,6 @@ export class HttpClient {
     }
     // Cookies of the page's origin are never sent: the API authenticates by headers only.
     return { method: request.method, headers, body, credentials: "omit", cache: "no-store" };
-  }
-
-  /** A client app's setup mistake (wrong project id or key, untrusted page) is told to the developer in the console, once. */
-  private hintSetupError(error: KnownError): void {
-    const hint = setupHint(error, this.options);
-    if (!hint || this.hinted.has(error.code)) return;
-    this.hinted.add(error.code);
-    // The code, not the wire's text: that one names headers, and another product's dashboard.
-    console.error(`Latchkey: ${hint} (${error.code})`);
   }
 
   private networkFailure(cause: unknown, attempts: number): NetworkError {

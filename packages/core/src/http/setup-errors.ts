@@ -1,48 +1,36 @@
-import type { KnownError } from "@latchkey/protocol/errors/known-error";
-
 /**
  * Known errors that only the app's developer can fix — a wrong project id or key, a page on an origin the project
  * does not trust. People using the app can do nothing about them: widgets show them a plain message
- * (`isSetupError`), and the console tells the developer what to change (`setupHint`), once per code and app.
+ * (`isSetupError`), and the console tells the developer what to change (`tellSetupError`), once per code, naming
+ * the app's options rather than the wire's headers (and not the other product's dashboard the wire's text names).
+ * Short on purpose: every byte here is in the sign-in bundle.
  */
-const SETUP_ERRORS = new Set([
-  "CURRENT_PROJECT_NOT_FOUND",
-  "INVALID_PUBLISHABLE_CLIENT_KEY",
-  "CLIENT_AUTHENTICATION_REQUIRED",
-  "INVALID_OAUTH_CLIENT_ID_OR_SECRET",
-  "REDIRECT_URL_NOT_WHITELISTED",
-  // Their wire text sends the developer to another product's dashboard.
-  "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
-  "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS",
-]);
+type App = { baseUrl: string; projectId: string };
+
+const HINTS: Record<string, (app: App) => string> = {
+  CURRENT_PROJECT_NOT_FOUND: (app) => `no project "${app.projectId}" at ${app.baseUrl}: check projectId`,
+  INVALID_PUBLISHABLE_CLIENT_KEY: (app) => `publishableClientKey is not a key of project "${app.projectId}"`,
+  CLIENT_AUTHENTICATION_REQUIRED: (app) => `project "${app.projectId}" requires a publishableClientKey`,
+  REDIRECT_URL_NOT_WHITELISTED: (app) =>
+    `${(globalThis as { location?: { origin: string } }).location?.origin ?? "this page"} is not a trusted domain: add it at ${app.baseUrl}/dashboard/projects/${app.projectId}/domains`,
+};
+
+const codeOf = (error: unknown) => String((error as { code?: unknown } | null)?.code);
 
 /** Whether `error` is a mistake in the app's Latchkey setup rather than anything its user did. */
 export function isSetupError(error: unknown): boolean {
-  return typeof (error as KnownError | null)?.code === "string" && SETUP_ERRORS.has((error as KnownError).code);
+  return Object.hasOwn(HINTS, codeOf(error));
 }
 
-/** What the developer should change, in words naming the app's options rather than the wire's headers. */
-export function setupHint(error: KnownError, app: { baseUrl: string; projectId: string }): string | undefined {
-  const project = JSON.stringify(app.projectId);
-  switch (error.code) {
-    case "CURRENT_PROJECT_NOT_FOUND":
-      return `the server at ${app.baseUrl} has no project ${project}: check projectId.`;
-    case "INVALID_PUBLISHABLE_CLIENT_KEY":
-    case "INVALID_OAUTH_CLIENT_ID_OR_SECRET":
-      return `the publishable client key is not one of project ${project}: check publishableClientKey.`;
-    case "CLIENT_AUTHENTICATION_REQUIRED":
-      return `project ${project} requires a publishable client key: pass publishableClientKey.`;
-    case "REDIRECT_URL_NOT_WHITELISTED": {
-      const origin = (globalThis as { location?: { origin: string } }).location?.origin ?? "this page's origin";
-      return `${origin} is not a trusted domain of project ${project}: add it at ${projectPage(app, "domains")}`;
-    }
-    case "OAUTH_EXTRA_SCOPE_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS":
-    case "OAUTH_ACCESS_TOKEN_NOT_AVAILABLE_WITH_SHARED_OAUTH_KEYS":
-      return `shared OAuth keys give no extra scopes or access tokens: set the provider's own client id and secret at ${projectPage(app, "authentication")}`;
-  }
-  return undefined;
-}
+const told = new Set<string>();
 
-function projectPage(app: { baseUrl: string; projectId: string }, page: string): string {
-  return `${app.baseUrl}/dashboard/projects/${encodeURIComponent(app.projectId)}/${page}`;
+/**
+ * A client app's setup mistake, told to the developer in the console once per code and page: the code, not the
+ * wire's text, which names headers and another product's dashboard.
+ */
+export function tellSetupError(error: unknown, app: App): void {
+  const code = codeOf(error);
+  if (!isSetupError(error) || told.has(code)) return;
+  told.add(code);
+  console.error(`Latchkey: ${HINTS[code]!(app)} (${code})`);
 }
