@@ -12,7 +12,8 @@ import { defineRoute, type Route } from "../http/route.js";
  * `/openapi.json` (the OpenAPI 3.1 document built from the route declarations) and `/docs`, an API
  * reference page rendered by Scalar's API reference (served from our own node_modules: the page loads
  * nothing from outside the server, sends no telemetry and offers nothing that needs Scalar's services).
- * The script (4.3 MB) and the document (~0.6 MB) go gzip-compressed to a browser that takes it (~5× smaller).
+ * The script (4.3 MB) and the document (~0.6 MB) go gzip-compressed to a browser that takes it (~1.3 MB and
+ * ~30 KB), and the page asks for the document while the script still loads.
  */
 
 /** The package's browser bundle, next to its entry point (dist/index.js → dist/browser/standalone.js). */
@@ -20,6 +21,11 @@ function scalarBundlePath(): string {
   return join(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js");
 }
 
+/**
+ * The reference mounts on `#latchkey-api-reference`, not `#api-reference`: on loading, the bundle mounts a
+ * second reference of its own, with no configuration (its "Ask AI" and "Generate MCP" buttons, fonts from
+ * fonts.scalar.com, twice the rendering), on an element with that id.
+ */
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -30,8 +36,6 @@ const DOCS_PAGE = `<!doctype html>
 <link rel="preload" href="./openapi.json" as="fetch" crossorigin>
 </head>
 <body>
-<!-- Not id="api-reference": the bundle mounts a second reference of its own, with no configuration (its "Ask AI"
-     and "Generate MCP" buttons, fonts from fonts.scalar.com), on an element with that id when it loads. -->
 <div id="latchkey-api-reference"></div>
 <script src="./docs/scalar.js"></script>
 <script>
