@@ -46,6 +46,19 @@ describe("a wrong project id or key", () => {
     expect(errors()).toEqual([`Latchkey: publishableClientKey is not a key of project "${project.projectId}" (INVALID_PUBLISHABLE_CLIENT_KEY)`]);
   });
 
+  it("names the page's origin and the project's Domains page when the origin is not trusted", async () => {
+    const errors = consoleCalls("error");
+    const project = await createTestProject(live.server());
+    const page = "https://shop.example/handler/sign-up";
+    vi.stubGlobal("location", { origin: "https://shop.example", href: page });
+    const { app } = clientAppFor(live.server(), project, { page });
+    const error = await app.signUpWithCredential({ email: "ada@example.com", password: "correct horse battery", noRedirect: true }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "REDIRECT_URL_NOT_WHITELISTED" });
+    expect(errors()).toEqual([
+      `Latchkey: https://shop.example is not a trusted domain: add it at ${live.server().url}/dashboard/projects/${project.projectId}/domains (REDIRECT_URL_NOT_WHITELISTED)`,
+    ]);
+  });
+
   it("is not told to the console by a server app, whose caller gets the error itself", async () => {
     const errors = consoleCalls("error");
     const app = createServerApp({ projectId: "no-such-project", secretServerKey: "ssk_whatever", baseUrl: live.server().url, tokenStore: "memory" });
