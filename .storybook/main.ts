@@ -1,5 +1,6 @@
 import type { StorybookConfig } from "@storybook/web-components-vite";
 import { defaultClientConditions } from "vite";
+import { oauthIcons } from "./oauth-icons.js";
 
 /** Storybook 10 for the Latchkey elements: `npm run storybook` (dev, port 6006), `npm run build-storybook` (CI). */
 const config: StorybookConfig = {
@@ -12,7 +13,8 @@ const config: StorybookConfig = {
   // The machines reach no network besides package registries: no telemetry, no update checks.
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
   // The stories show the elements' TypeScript sources (the `source` export condition), not their built dist/.
-  viteFinal: (vite) => ({ ...vite, resolve: { ...vite.resolve, conditions: ["source", ...defaultClientConditions] } }),
+  // The OAuth providers' marks come from Storybook itself (oauth-icons.ts).
+  viteFinal: (vite) => ({ ...vite, plugins: [...(vite.plugins ?? []), oauthIcons()], resolve: { ...vite.resolve, conditions: ["source", ...defaultClientConditions] } }),
 };
 
 export default config;

@@ -47,7 +47,12 @@ export interface StoryUser {
 }
 
 export const STORY_PROJECT_ID = "6f1c2a7e-3b4d-4e5f-8a9b-0c1d2e3f4a5b";
-const BASE_URL = "https://auth.example.com";
+/**
+ * Where the story's page is (Storybook's iframe.html): the requests of the app go to storyFetch whatever the
+ * host, but the sign-in buttons' provider marks are images, which Storybook serves next to the page
+ * (.storybook/oauth-icons.ts) as a Latchkey server does at its base URL.
+ */
+const BASE_URL = new URL(".", location.href).href.replace(/\/$/, "");
 
 /** The project's config as GET /projects/current sends it, with the story's changes. */
 export function projectConfig(changes: Partial<ClientProjectConfigRead> = {}): ClientProjectConfigRead {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import axe from "axe-core";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type BrowserContext, type Page, type Request, type Response } from "playwright-core";
 import { chromiumPath } from "../../scripts/chromium.mjs";
 import { MINIMAL_VIEWPORTS } from "storybook/viewport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,15 +95,37 @@ describe("Storybook", () => {
   it("renders every story: its play function passes, axe finds no violation, every part it shows is documented", async () => {
     expect(stories.length).toBeGreaterThan(0);
     const started = Date.now();
+    // Stories run without a network (issue 31): every request goes to Storybook's own server, the provider marks
+    // of the sign-in buttons included.
+    const { origin } = new URL(server.url);
+    const elsewhere = new Set<string>();
+    const icons: string[] = [];
+    const onRequest = (request: Request) => {
+      const url = new URL(request.url());
+      if (/^(https?|wss?):$/.test(url.protocol) && url.origin !== origin) elsewhere.add(request.url());
+    };
+    const onResponse = (response: Response) => {
+      if (new URL(response.url()).pathname.startsWith("/oauth-icons/")) icons.push(`${response.status()} ${response.headers()["content-type"]}`);
+    };
+    context.on("request", onRequest);
+    context.on("response", onResponse);
     const page = await frame();
     const results: StoryResult[] = [];
-    for (const story of stories) results.push(await checkStory(page, story, "light"));
-    // Dark colours once per element (its first story): contrast is a property of the palette, not the state.
-    // (A few stories are dark whatever the toolbar says, e.g. "Dark…"; they were checked above.)
-    const firstOfEach = stories.filter((story, i) => stories.findIndex((other) => other.title === story.title) === i);
-    await updateGlobals(page, { theme: "dark" });
-    for (const story of firstOfEach) results.push(await checkStory(page, story, "dark"));
-    await updateGlobals(page, { theme: "light" });
+    try {
+      for (const story of stories) results.push(await checkStory(page, story, "light"));
+      // Dark colours once per element (its first story): contrast is a property of the palette, not the state.
+      // (A few stories are dark whatever the toolbar says, e.g. "Dark…"; they were checked above.)
+      const firstOfEach = stories.filter((story, i) => stories.findIndex((other) => other.title === story.title) === i);
+      await updateGlobals(page, { theme: "dark" });
+      for (const story of firstOfEach) results.push(await checkStory(page, story, "dark"));
+      await updateGlobals(page, { theme: "light" });
+    } finally {
+      context.off("request", onRequest);
+      context.off("response", onResponse);
+    }
+    expect([...elsewhere], "requests to another host than Storybook's").toEqual([]);
+    expect(icons.length, "the sign-in stories with OAuth providers load their marks").toBeGreaterThan(0);
+    expect(new Set(icons)).toEqual(new Set(["200 image/svg+xml"]));
 
     const failed = results.filter((result) => result.error || result.violations.length);
     const count = (pick: (result: StoryResult) => number) => results.reduce((sum, result) => sum + pick(result), 0);

@@ -22,12 +22,20 @@ const ICONS: Record<string, string> = {
   twitch: `<path fill="#9146FF" d="M4 2 2.5 5.9v14.3h4.9V23h2.7l2.8-2.8h4.1l5.5-5.5V2zm16.1 11.7-3 3h-4.6L9.9 19.3v-2.6H5.8V4H20zM17.3 6.8h-1.8v5.4h1.8zm-4.9 0h-1.8v5.4h1.8z"/>`,
 };
 
+/** The provider types that have a mark. */
+export const OAUTH_ICON_TYPES = Object.keys(ICONS);
+
+/** The SVG document of a provider type's mark (Storybook serves the same files: .storybook/oauth-icons.ts). */
+export function oauthIconSvg(type: string): string | undefined {
+  const icon = Object.hasOwn(ICONS, type) ? ICONS[type] : undefined;
+  return icon && `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24">${icon}</svg>`;
+}
+
 export function oauthIconsRoutes() {
   return new Hono<AppEnv>().get("/oauth-icons/:file", (c) => {
-    const type = c.req.param("file").replace(/\.svg$/, "");
-    const icon = c.req.param("file").endsWith(".svg") ? ICONS[type] : undefined;
-    if (!icon) return c.notFound();
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" width="24" height="24">${icon}</svg>`;
+    const file = c.req.param("file");
+    const svg = file.endsWith(".svg") ? oauthIconSvg(file.slice(0, -".svg".length)) : undefined;
+    if (!svg) return c.notFound();
     return c.body(svg, 200, {
       "content-type": "image/svg+xml",
       // The marks never change for a given path: cache for a day, everywhere.
