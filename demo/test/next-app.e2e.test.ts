@@ -85,6 +85,33 @@ describe("Next.js App Router app", () => {
       await context.close();
     }
   });
+
+  it("shows the widgets' sign-up page on its /handler/[...path] route, and a person signs up there", async () => {
+    const email = `next-handler-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    const problems: string[] = [];
+    page.on("console", (message) => message.type() === "error" && problems.push(`${message.text()} (${message.location().url})`));
+    page.on("pageerror", (error) => problems.push(error.message));
+    try {
+      await page.goto(`${next!.url}/handler/sign-up`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByLabel("Repeat password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Create account" }).click();
+      // The server has the account, made through the page.
+      await expect
+        .poll(async () => {
+          const response = await fetch(`${latchkey.url}/api/v1/users?query=${encodeURIComponent(email)}`, { headers: project.headers("server") });
+          return ((await response.json()) as { items: { primary_email: string }[] }).items.map((user) => user.primary_email);
+        })
+        .toEqual([email]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
 
 /** A person with a verified email and a password, made as the customer's backend would (secret server key). */
