@@ -257,8 +257,11 @@ describe("the Emails page", () => {
 
     await openTab(page, "Themes");
     await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).click();
-    // Its editor first: a click on a button the list's refresh is about to redraw can be lost on a loaded machine.
+    // Its editor and preview first: the code editor and the preview change the page's layout as they arrive, and a
+    // click on a button that moves under the pointer is lost (a failure seen only on a loaded CI machine).
     await expect.poll(() => page.getByLabel("Name", { exact: true }).inputValue()).toBe("Brand");
+    await renderedEmail(page, "Brand").getByText("BRAND FRAME", { exact: false }).waitFor();
+    await page.getByLabel("TSX code of the theme").waitFor();
     await page.getByRole("button", { name: "Delete theme" }).click();
     await page.getByRole("dialog", { name: "Delete the theme “Brand”?" }).getByRole("button", { name: "Delete theme" }).click();
     await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).waitFor({ state: "detached" });
