@@ -1,9 +1,7 @@
-import { chromium, type Browser } from "playwright-core";
-import { chromiumPath } from "../../scripts/chromium.mjs";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../packages/server/test/support/test-server.js";
-import { CHROMIUM_ARGS } from "./support/demo-e2e.js";
-import { ensureNextBuilt, startNext, type RunningNext } from "./support/next-app.js";
+import type { TestProject, TestServer } from "../../packages/server/test/support/test-server.js";
+import { startNext, startNextFixture, type RunningNext } from "./support/next-app.js";
 
 /**
  * The Next.js App Router fixture (demo/next) as a customer's app: built with `next build` against the BUILT
@@ -20,19 +18,9 @@ let next: RunningNext | undefined;
 let nextUrl: string;
 
 beforeAll(async () => {
-  const started = Promise.all([startTestServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
-  try {
-    await ensureNextBuilt();
-  } finally {
-    [latchkey, browser] = await started;
-  }
-  // New projects trust localhost pages (127.0.0.1 included), where `next start` listens.
-  project = await createTestProject(latchkey, "Next.js fixture");
-  next = await startNext("start", {
-    LATCHKEY_BASE_URL: latchkey.url,
-    LATCHKEY_PROJECT_ID: project.projectId,
-    LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
-  });
+  const fixture = await startNextFixture("Next.js fixture");
+  ({ latchkey, browser, project } = fixture);
+  next = await startNext("start", fixture.appEnv);
   nextUrl = `${next.url}/`;
 }, 600_000);
 

@@ -1,9 +1,7 @@
-import { chromium, type Browser, type Page } from "playwright-core";
-import { chromiumPath } from "../../scripts/chromium.mjs";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../packages/server/test/support/test-server.js";
-import { CHROMIUM_ARGS } from "./support/demo-e2e.js";
-import { ensureNextBuilt, startNext, type RunningNext } from "./support/next-app.js";
+import type { TestProject, TestServer } from "../../packages/server/test/support/test-server.js";
+import { startNext, startNextFixture, type RunningNext } from "./support/next-app.js";
 
 /**
  * Issue 31: a Next.js page with several readers of the session (demo/next/app/header: `<SignedIn>`/`<SignedOut>`,
@@ -23,17 +21,10 @@ let browser: Browser;
 const servers: Partial<Record<"start" | "dev", RunningNext>> = {};
 
 beforeAll(async () => {
-  const started = Promise.all([startTestServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
-  try {
-    await ensureNextBuilt();
-  } finally {
-    [latchkey, browser] = await started;
-  }
-  // New projects trust localhost pages (127.0.0.1 included), where Next listens.
-  project = await createTestProject(latchkey, "Next.js hydration");
-  const env = { LATCHKEY_BASE_URL: latchkey.url, LATCHKEY_PROJECT_ID: project.projectId, LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey };
+  const fixture = await startNextFixture("Next.js hydration");
+  ({ latchkey, browser, project } = fixture);
   // One production server and one dev server for the file; the dev server compiles the page once, here.
-  [servers.start, servers.dev] = await Promise.all([startNext("start", env, [PAGE]), startNext("dev", env, [PAGE])]);
+  [servers.start, servers.dev] = await Promise.all([startNext("start", fixture.appEnv, [PAGE]), startNext("dev", fixture.appEnv, [PAGE])]);
 }, 600_000);
 
 afterAll(async () => {

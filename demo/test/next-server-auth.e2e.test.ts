@@ -1,10 +1,8 @@
 import { decodeJwt } from "jose";
-import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { chromiumPath } from "../../scripts/chromium.mjs";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "../../packages/server/test/support/test-server.js";
-import { CHROMIUM_ARGS } from "./support/demo-e2e.js";
-import { ensureNextBuilt, startNext, type RunningNext } from "./support/next-app.js";
+import { reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "../../packages/server/test/support/test-server.js";
+import { startNext, startNextFixture, type RunningNext } from "./support/next-app.js";
 
 /**
  * Issue 31, "Reading the user on your own server": @latchkey/next in the demo's Next.js app (demo/next: proxy.ts
@@ -23,23 +21,13 @@ let browser: Browser;
 let next: RunningNext;
 
 beforeAll(async () => {
-  const started = Promise.all([
+  const fixture = await startNextFixture("Next.js server auth", {
     // Tokens name the server's public URL as their issuer: the app reaches the server at that address.
-    reachablePublicUrl().then((publicUrl) => startTestServer({ ...publicUrl, LATCHKEY_ACCESS_TOKEN_LIFETIME_SECONDS: String(TOKEN_LIFETIME_SECONDS) })),
-    chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
-  ]);
-  try {
-    await ensureNextBuilt();
-  } finally {
-    [latchkey, browser] = await started;
-  }
-  // New projects trust localhost pages (127.0.0.1 included), where Next listens.
-  project = await createTestProject(latchkey, "Next.js server auth");
-  next = await startNext("start", {
-    LATCHKEY_BASE_URL: latchkey.env.publicUrl,
-    LATCHKEY_PROJECT_ID: project.projectId,
-    LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey,
+    startServer: () => reachablePublicUrl().then((publicUrl) => startTestServer({ ...publicUrl, LATCHKEY_ACCESS_TOKEN_LIFETIME_SECONDS: String(TOKEN_LIFETIME_SECONDS) })),
+    baseUrl: (server) => server.env.publicUrl,
   });
+  ({ latchkey, browser, project } = fixture);
+  next = await startNext("start", fixture.appEnv);
 }, 600_000);
 
 afterAll(async () => {

@@ -2,6 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { chromium, type Browser } from "playwright-core";
+import { chromiumPath } from "../../../scripts/chromium.mjs";
+import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../../packages/server/test/support/test-server.js";
+import { CHROMIUM_ARGS } from "./demo-e2e.js";
 import { ensureBuilt } from "./ensure-built.js";
 
 /**
@@ -108,4 +112,34 @@ async function untilAnswering(url: string, child: ChildProcess, output: () => st
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`next did not answer within 60 s:\n${output()}`);
+}
+
+/** What every Next.js e2e file starts from: the built fixture, a Latchkey server with a new project, one Chromium. */
+export interface NextFixture {
+  latchkey: TestServer;
+  browser: Browser;
+  project: TestProject;
+  /** The app's environment (`.env.local`), naming the server at `baseUrl`. */
+  appEnv: Record<string, string>;
+}
+
+/**
+ * Starts the server (`startServer`, the default test server unless given) and Chromium while the fixture builds,
+ * then makes the app's project (new projects trust localhost pages, 127.0.0.1 included, where Next listens).
+ */
+export async function startNextFixture(
+  projectName: string,
+  { startServer = () => startTestServer(), baseUrl = (server: TestServer) => server.url }: { startServer?: () => Promise<TestServer>; baseUrl?: (server: TestServer) => string } = {},
+): Promise<NextFixture> {
+  const started = Promise.all([startServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
+  let latchkey: TestServer;
+  let browser: Browser;
+  try {
+    await ensureNextBuilt();
+  } finally {
+    [latchkey, browser] = await started;
+  }
+  const project = await createTestProject(latchkey, projectName);
+  const appEnv = { LATCHKEY_BASE_URL: baseUrl(latchkey), LATCHKEY_PROJECT_ID: project.projectId, LATCHKEY_PUBLISHABLE_CLIENT_KEY: project.publishableClientKey };
+  return { latchkey, browser, project, appEnv };
 }
