@@ -11,6 +11,7 @@ import type { ProfileImageTables } from "./schema-profile-images.js";
 import type { AnalyticsTables } from "./schema-analytics.js";
 import type { OAuthTables } from "./schema-oauth.js";
 import type { WebhookTables } from "./schema-webhooks.js";
+import type { PaymentTables } from "./schema-payments.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -147,7 +148,8 @@ export interface Database
     OperationsTables,
     AnalyticsTables,
     OAuthTables,
-    WebhookTables {
+    WebhookTables,
+    PaymentTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;
