@@ -70,6 +70,10 @@ import { internalEmailThemesRoutes } from "./routes/internal-email-themes.js";
 import { internalEmailTemplatesRoutes } from "./routes/internal-email-templates.js";
 import { internalEmailDraftsRoutes } from "./routes/internal-email-drafts.js";
 import { renderEmailRoutes } from "./routes/render-email.js";
+import { paymentsItemsRoutes } from "./routes/payments-items.js";
+import { paymentsPurchasesRoutes } from "./routes/payments-purchases.js";
+import { paymentsStripeRoutes } from "./routes/payments-stripe.js";
+import { paymentsTransactionsRoutes } from "./routes/payments-transactions.js";
 import serverPackage from "../package.json" with { type: "json" };
 
 /**
@@ -123,6 +127,10 @@ export const API_ROUTES: readonly Route[] = [
   ...passkeyAuthRoutes,
   ...analyticsRoutes,
   ...webhooksRoutes,
+  ...paymentsItemsRoutes,
+  ...paymentsPurchasesRoutes,
+  ...paymentsStripeRoutes,
+  ...paymentsTransactionsRoutes,
   ...apiDocsRoutes(() => API_ROUTES, serverPackage.version),
 ];
 

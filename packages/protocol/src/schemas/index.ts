@@ -30,3 +30,7 @@ export * from "./email-themes-templates.js";
 export * from "./email-drafts.js";
 export * from "./send-email.js";
 export * from "./body-alternatives.js";
+export * from "./payments-items.js";
+export * from "./payments-purchases.js";
+export * from "./payments-stripe.js";
+export * from "./payments-transactions.js";

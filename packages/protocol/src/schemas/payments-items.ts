@@ -1,0 +1,2 @@
+/** Wire schemas of the payments-items routes (issue 32). */
+export {};

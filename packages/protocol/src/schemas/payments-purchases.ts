@@ -1,0 +1,2 @@
+/** Wire schemas of the payments-purchases routes (issue 32). */
+export {};

@@ -1,0 +1,2 @@
+/** Wire schemas of the payments-stripe routes (issue 32). */
+export {};

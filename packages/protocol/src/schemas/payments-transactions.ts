@@ -1,0 +1,2 @@
+/** Wire schemas of the payments-transactions routes (issue 32). */
+export {};
