@@ -62,6 +62,7 @@ import { oauthIconsRoutes } from "./routes/oauth-icons.js";
 import { staticBundlesRoutes } from "./routes/static-bundles.js";
 import { healthRoutes } from "./routes/health.js";
 import { hostedHandlerPagesRoutes } from "./routes/hosted-handler-pages.js";
+import { purchasePageRoutes } from "./routes/purchase-page.js";
 import { dashboardRoutes } from "./routes/dashboard.js";
 import { hostedHandoffRoutes } from "./routes/auth-hosted-handoff.js";
 import { webhooksRoutes } from "./routes/webhooks.js";
@@ -232,6 +233,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", oauthIconsRoutes());
   app.route("/", staticBundlesRoutes());
   app.route("/", hostedHandlerPagesRoutes());
+  app.route("/", purchasePageRoutes());
   app.route("/", dashboardRoutes());
   app.route("/", demoPagesRoutes());
 
