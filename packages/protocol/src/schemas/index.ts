@@ -34,3 +34,4 @@ export * from "./payments-items.js";
 export * from "./payments-purchases.js";
 export * from "./payments-stripe.js";
 export * from "./payments-transactions.js";
+export * from "./data-vault.js";

@@ -12,6 +12,7 @@ import type { AnalyticsTables } from "./schema-analytics.js";
 import type { OAuthTables } from "./schema-oauth.js";
 import type { WebhookTables } from "./schema-webhooks.js";
 import type { PaymentTables } from "./schema-payments.js";
+import type { DataVaultTables } from "./schema-data-vault.js";
 
 /** Table types for the typed query layer; they mirror migrations/*.sql. */
 
@@ -149,7 +150,8 @@ export interface Database
     AnalyticsTables,
     OAuthTables,
     WebhookTables,
-    PaymentTables {
+    PaymentTables,
+    DataVaultTables {
   projects: ProjectsTable;
   teams: TeamsTable;
   api_key_sets: ApiKeySetsTable;
