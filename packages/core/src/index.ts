@@ -21,6 +21,9 @@ export { NotSignedInError, type GetUserOr } from "./apps/client-user-actions.js"
 export type { ClientAccountActions } from "./apps/client-account-actions.js";
 export type { ClientTeamActions } from "./apps/client-team-actions.js";
 export type { ClientProjectActions } from "./apps/client-project-actions.js";
+export { paymentsOf, NoCustomerError, type ClientPaymentActions, type CustomerOptions } from "./apps/client-payment-actions.js";
+export type { ServerItem, ServerPaymentActions, QuantityChangeOptions } from "./apps/server-payment-actions.js";
+export type { AdminPaymentActions, StripeAccountInfo, TransactionListOptions } from "./apps/admin-payment-actions.js";
 
 export { promptCliLogin, completeCliLogin, type CliLoginOptions } from "./flows/cli-login.js";
 export { registerPasskey, signInWithPasskey } from "./flows/passkeys.js";
@@ -71,6 +74,8 @@ export type {
 } from "./wire/webhooks.js";
 export { WEBHOOK_PAYLOAD_VERSIONS } from "./wire/webhooks.js";
 export { WebhookApiError } from "./apps/admin-webhook-actions.js";
+export type { Customer, CustomerType, Currency, Interval, Item, Offer, Price, Transaction } from "./wire/payments.js";
+export { CURRENCIES } from "./wire/payments.js";
 export type { ProjectMetrics, MetricsDay } from "./wire/metrics.js";
 export type {
   EmailDraft,

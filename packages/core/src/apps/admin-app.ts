@@ -19,6 +19,7 @@ import { adminUserActions } from "./admin-user-actions.js";
 import { adminTeamActions } from "./admin-team-actions.js";
 import { adminPermissionActions } from "./admin-permission-actions.js";
 import { adminWebhookActions } from "./admin-webhook-actions.js";
+import { adminPaymentActions } from "./admin-payment-actions.js";
 import { createAppContext, type AppOptions } from "./app-context.js";
 import { buildServerApp } from "./server-app.js";
 import { normaliseBaseUrl } from "../urls.js";
@@ -61,6 +62,7 @@ export function createAdminApp(given: AdminAppOptions) {
     ...adminMetricsActions(ctx),
     ...adminProjectActions(ctx),
     ...adminEmailServerActions(ctx),
+    ...adminPaymentActions(ctx, server.refreshPayments),
 
     async getAdminProject(): Promise<AdminProject> {
       return adminProjectFromWire(await ctx.call<AdminProjectRead>({ method: "GET", path: "/internal/projects/current", session: null }));

@@ -3,6 +3,8 @@ import type { SessionCreateResponse, UserListResponse } from "@latchkey/protocol
 import { serverUserFromWire, userUpdateToWire, type ServerUser, type ServerUserCreate, type ServerUserUpdate, type WireServerUser } from "../wire/users.js";
 import { createAppContext, type AppContext, type AppOptions } from "./app-context.js";
 import { buildClientApp } from "./client-app.js";
+import { clientPaymentActions } from "./client-payment-actions.js";
+import { serverPaymentActions } from "./server-payment-actions.js";
 import { normaliseBaseUrl } from "../urls.js";
 
 export interface ServerAppOptions extends AppOptions {
@@ -42,9 +44,13 @@ export function createServerApp(options: ServerAppOptions): ServerApp {
 export function buildServerApp(ctx: AppContext) {
   const client = buildClientApp(ctx);
   const asServerUser = (wire: WireServerUser) => serverUserFromWire(wire);
+  const payments = clientPaymentActions(ctx);
 
   return {
     ...client,
+    ...payments,
+    // A server's getItem returns the item with increaseQuantity, decreaseQuantity and tryDecreaseQuantity.
+    ...serverPaymentActions(ctx, payments.refreshPayments),
 
     /** The token store's user with server fields; null when signed out (anonymous users too, unless asked). */
     async getServerUser(options: { includeAnonymous?: boolean } = {}): Promise<ServerUser | null> {

@@ -22,3 +22,5 @@ export const USER_NOT_FOUND = new Set(["USER_NOT_FOUND"]);
 export function isKnownError(error: unknown, codes: ReadonlySet<string>): error is KnownError {
   return error instanceof KnownError && codes.has(error.code);
 }
+export const ITEM_QUANTITY_INSUFFICIENT_AMOUNT = new Set(["ITEM_QUANTITY_INSUFFICIENT_AMOUNT"]);
+export const STRIPE_ACCOUNT_INFO_NOT_FOUND = new Set(["STRIPE_ACCOUNT_INFO_NOT_FOUND"]);
