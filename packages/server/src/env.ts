@@ -62,6 +62,9 @@ const environmentSchema = z.object({
   LATCHKEY_SVIX_API_KEY: z.string().min(1).optional(),
   LATCHKEY_OAUTH_DEV_ISSUER: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   LATCHKEY_OAUTH_DEV_CLIENT_SECRET: z.string().min(1).default("MOCK-SERVER-SECRET"),
+  LATCHKEY_STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  LATCHKEY_STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
+  LATCHKEY_STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -78,6 +81,10 @@ const WELL_KNOWN_KEYS = new Set<string>(Object.values(WELL_KNOWN_DEV_KEYS));
 export function isKeyAllowedInThisMode(env: Pick<Env, "devMode">, key: string): boolean {
   return env.devMode || !WELL_KNOWN_KEYS.has(key);
 }
+
+/** The reference's development Stripe key: in dev mode it means a Stripe mock on STRIPE_MOCK_URL. */
+export const STRIPE_MOCK_KEY = "sk_test_mockstripekey";
+const STRIPE_MOCK_URL = "http://localhost:8123";
 
 const DEV_SERVER_SECRET = "latchkey-development-server-secret-do-not-use-in-production";
 
@@ -150,6 +157,12 @@ export interface Env {
    * and whose app portal `POST /webhooks/svix-token` hands out tokens for; undefined: the built-in engine.
    */
   svix: { url: string; apiKey: string } | undefined;
+  /**
+   * Stripe (issue 32, services/stripe/): the platform's secret key, the API host the client talks to (Stripe's
+   * own when undefined; dev mode's mock key `sk_test_mockstripekey` means http://localhost:8123), and the secret
+   * Stripe signs webhook events with. No key: every project's payments run in test mode.
+   */
+  stripe: { secretKey: string; apiUrl: string | undefined; webhookSecret: string | undefined } | undefined;
   /** The server's own credentials for `shared` providers (LATCHKEY_OAUTH_<TYPE>_CLIENT_ID / _CLIENT_SECRET). */
   oauthSharedCredentials: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
 }
@@ -197,6 +210,13 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   if ((e.LATCHKEY_SVIX_URL === undefined) !== (e.LATCHKEY_SVIX_API_KEY === undefined)) {
     throw configurationError(["LATCHKEY_SVIX_URL and LATCHKEY_SVIX_API_KEY: set both (to hand webhooks to that Svix server) or neither"]);
   }
+  if (!devMode && e.LATCHKEY_STRIPE_SECRET_KEY === STRIPE_MOCK_KEY && !e.LATCHKEY_STRIPE_API_URL) {
+    throw configurationError([`LATCHKEY_STRIPE_SECRET_KEY: the mock key ${STRIPE_MOCK_KEY} talks to a local Stripe mock, in dev mode only (or set LATCHKEY_STRIPE_API_URL)`]);
+  }
+  if (!devMode && e.LATCHKEY_STRIPE_SECRET_KEY && !e.LATCHKEY_STRIPE_WEBHOOK_SECRET) {
+    // Without it no payment is ever recorded: Stripe's events are how purchases arrive.
+    throw configurationError(["LATCHKEY_STRIPE_WEBHOOK_SECRET: must be set with LATCHKEY_STRIPE_SECRET_KEY outside dev mode (Stripe's events record the purchases)"]);
+  }
   if (!devMode && e.STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING) {
     throw configurationError(["STACK_ENABLE_HARDCODED_PASSKEY_CHALLENGE_FOR_TESTING: a fixed passkey challenge is for tests, allowed in dev mode only"]);
   }
@@ -231,6 +251,13 @@ export function readEnv(source: Record<string, string | undefined> = process.env
     oauthDevClientSecret: e.LATCHKEY_OAUTH_DEV_CLIENT_SECRET,
     svix: e.LATCHKEY_SVIX_URL && e.LATCHKEY_SVIX_API_KEY ? { url: e.LATCHKEY_SVIX_URL.replace(/\/+$/, ""), apiKey: e.LATCHKEY_SVIX_API_KEY } : undefined,
     oauthSharedCredentials: sharedOAuthCredentials(source),
+    stripe: e.LATCHKEY_STRIPE_SECRET_KEY
+      ? {
+          secretKey: e.LATCHKEY_STRIPE_SECRET_KEY,
+          apiUrl: e.LATCHKEY_STRIPE_API_URL ?? (devMode && e.LATCHKEY_STRIPE_SECRET_KEY === STRIPE_MOCK_KEY ? STRIPE_MOCK_URL : undefined),
+          webhookSecret: e.LATCHKEY_STRIPE_WEBHOOK_SECRET,
+        }
+      : undefined,
   };
 }
 

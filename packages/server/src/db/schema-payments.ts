@@ -75,10 +75,21 @@ export interface PaymentItemQuantityChangesTable {
   created_at: CreatedAt;
 }
 
+/** migrations/0042_payment_stripe_customers.sql: a Latchkey customer's Stripe customer on a connected account. */
+export interface PaymentStripeCustomersTable {
+  project_id: string;
+  stripe_account_id: string;
+  customer_type: PaymentCustomerType;
+  customer_id: string;
+  stripe_customer_id: string;
+  created_at: CreatedAt;
+}
+
 export interface PaymentTables {
   payment_stripe_accounts: PaymentStripeAccountsTable;
   payment_purchase_codes: PaymentPurchaseCodesTable;
   payment_subscriptions: PaymentSubscriptionsTable;
   payment_one_time_purchases: PaymentOneTimePurchasesTable;
   payment_item_quantity_changes: PaymentItemQuantityChangesTable;
+  payment_stripe_customers: PaymentStripeCustomersTable;
 }
