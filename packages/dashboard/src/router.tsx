@@ -2,6 +2,7 @@ import { Link, Navigate, Outlet, createRootRoute, createRoute, createRouter, laz
 import { AuthUserButton, useUser } from "@latchkey/react";
 import { HandlerPage } from "./pages/handler-page.js";
 import { emailsSearch } from "./pages/project/emails/emails-search.js";
+import { paymentsSearch } from "./pages/project/payments/payments-search.js";
 import { ProjectLayout } from "./pages/project/project-layout.js";
 import { ProjectsPage } from "./pages/projects-page.js";
 import { SignInPage } from "./pages/sign-in-page.js";
@@ -56,6 +57,7 @@ const projectPages = [
   createRoute({ getParentRoute: () => projectRoute, path: "authentication", component: lazyRouteComponent(() => import("./pages/project/authentication-page.js"), "AuthenticationPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "domains", component: lazyRouteComponent(() => import("./pages/project/domains-page.js"), "DomainsPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "emails", validateSearch: emailsSearch, component: lazyRouteComponent(() => import("./pages/project/emails-page.js"), "EmailsPage") }),
+  createRoute({ getParentRoute: () => projectRoute, path: "payments", validateSearch: paymentsSearch, component: lazyRouteComponent(() => import("./pages/project/payments-page.js"), "PaymentsPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "webhooks", component: lazyRouteComponent(() => import("./pages/project/webhooks-page.js"), "WebhooksPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "keys", component: lazyRouteComponent(() => import("./pages/project/keys-page.js"), "KeysPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "settings", component: lazyRouteComponent(() => import("./pages/project/settings-page.js"), "SettingsPage") }),

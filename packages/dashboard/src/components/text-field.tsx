@@ -25,7 +25,7 @@ export function TextField({
   hint?: string;
   type?: string;
   autoComplete?: string;
-  inputMode?: "url" | "email" | "text";
+  inputMode?: "url" | "email" | "text" | "decimal" | "numeric";
   placeholder?: string;
 }) {
   return (

@@ -13,6 +13,7 @@ const SECTIONS = [
   { to: "/projects/$projectId/authentication", label: "Authentication" },
   { to: "/projects/$projectId/domains", label: "Domains" },
   { to: "/projects/$projectId/emails", label: "Emails" },
+  { to: "/projects/$projectId/payments", label: "Payments" },
   { to: "/projects/$projectId/webhooks", label: "Webhooks" },
   { to: "/projects/$projectId/keys", label: "Keys" },
   { to: "/projects/$projectId/settings", label: "Settings" },
