@@ -1,6 +1,6 @@
 import * as shared from "./account-elements-shared.js";
 
-/** The elements of `latchkey-account.js` (account-elements.ts), which the drop-in bundles load on use. */
+/** The elements of `latchkey-account.js` (account-elements.ts), which the drop-in bundles load on use (the payment widgets too). */
 export const ACCOUNT_ELEMENT_TAGS = [
   "auth-account-settings",
   "auth-profile-settings",
@@ -16,6 +16,8 @@ export const ACCOUNT_ELEMENT_TAGS = [
   "auth-delete-account",
   "auth-team-settings",
   "auth-team-invitation",
+  "auth-pricing-table",
+  "auth-item-balance",
 ] as const;
 export type AccountElementTag = (typeof ACCOUNT_ELEMENT_TAGS)[number];
 

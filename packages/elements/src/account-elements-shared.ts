@@ -8,7 +8,7 @@
  */
 export { html, nothing, render } from "lit-html";
 export { unsafeSVG } from "lit-html/directives/unsafe-svg.js";
-export { KnownError, registerPasskey } from "@latchkey/core";
+export { KnownError, paymentsOf, registerPasskey } from "@latchkey/core";
 export { AuthElement } from "./base/auth-element.js";
 export { getLocale, msg, str } from "./base/i18n.js";
 export { describeError } from "./base/errors.js";

@@ -39,6 +39,8 @@ import { AuthPasswordResetElement } from "./elements/password-reset.js";
 import { AuthSignInElement } from "./elements/sign-in.js";
 import { AuthSignUpElement } from "./elements/sign-up.js";
 import { AuthUserButtonElement } from "./elements/user-button.js";
+import { AuthPricingTableElement } from "./elements/payments/pricing-table.js";
+import { AuthItemBalanceElement } from "./elements/payments/item-balance.js";
 
 export { setDefaultApp, getDefaultApp } from "./base/app-registry.js";
 export { LOCALES, getLocale, setLocale, setLocalesUrl, type Locale } from "./base/i18n.js";
@@ -72,6 +74,8 @@ export {
   AuthSignInElement,
   AuthSignUpElement,
   AuthUserButtonElement,
+  AuthPricingTableElement,
+  AuthItemBalanceElement,
 };
 
 defineElements({ ...PAGE_ELEMENTS, ...ACCOUNT_ELEMENTS });
@@ -105,5 +109,7 @@ declare global {
     "auth-team-switcher": AuthTeamSwitcherElement;
     "auth-team-settings": AuthTeamSettingsElement;
     "auth-team-invitation": AuthTeamInvitationElement;
+    "auth-pricing-table": AuthPricingTableElement;
+    "auth-item-balance": AuthItemBalanceElement;
   }
 }
