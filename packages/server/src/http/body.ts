@@ -13,6 +13,7 @@ export async function parseBody(request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   // Without a body, reading one would only make the adapter build a fetch Request for nothing.
   const buffer = carriesBody(request) ? await request.arrayBuffer() : new ArrayBuffer(0);
+  rawBodies.set(request, buffer);
   if (!contentType) return undefined;
   const text = () => utf8(buffer);
   switch (contentType) {
@@ -27,6 +28,13 @@ export async function parseBody(request: Request): Promise<unknown> {
     default:
       throw new HTTPException(400, { message: `Unknown content type in request body: ${contentType}` });
   }
+}
+
+const rawBodies = new WeakMap<Request, ArrayBuffer>();
+
+/** The bytes a request's body was parsed from: Stripe's webhook signature covers them exactly (issue 32). */
+export function rawBodyOf(request: Request): ArrayBuffer | undefined {
+  return rawBodies.get(request);
 }
 
 function utf8(buffer: ArrayBuffer | Uint8Array): string {
