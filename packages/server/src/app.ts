@@ -75,6 +75,7 @@ import { paymentsItemsRoutes } from "./routes/payments-items.js";
 import { paymentsPurchasesRoutes } from "./routes/payments-purchases.js";
 import { paymentsStripeRoutes } from "./routes/payments-stripe.js";
 import { paymentsTransactionsRoutes } from "./routes/payments-transactions.js";
+import { dataVaultRoutes } from "./routes/data-vault.js";
 import serverPackage from "../package.json" with { type: "json" };
 
 /**
@@ -132,6 +133,7 @@ export const API_ROUTES: readonly Route[] = [
   ...paymentsPurchasesRoutes,
   ...paymentsStripeRoutes,
   ...paymentsTransactionsRoutes,
+  ...dataVaultRoutes,
   ...apiDocsRoutes(() => API_ROUTES, serverPackage.version),
 ];
 

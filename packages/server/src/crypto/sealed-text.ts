@@ -19,6 +19,11 @@ function sealingKey(secret: string, purpose: string): { key: Buffer; id: string 
   return { key, id: createHash("sha256").update(key).update("id").digest("base64url").slice(0, 16) };
 }
 
+/** The id `sealBytes` records for `secret` and `purpose`, to tell which rows a newer secret has not sealed yet. */
+export function sealingKeyId(secret: string, purpose: string): string {
+  return sealingKey(secret, purpose).id;
+}
+
 export function sealBytes(secret: string, purpose: string, boundTo: string, bytes: Uint8Array): SealedBytes {
   const { key, id } = sealingKey(secret, purpose);
   const iv = randomBytes(12);
