@@ -1,17 +1,14 @@
 import type { OAuthAccountMergeStrategy, OAuthProviderId } from "@latchkey/protocol/schemas";
 import {
-  ConfigNormalizationError,
   type ConfigObject,
   type ConfigOverride,
-  getInvalidConfigReason,
   getOwn,
   hasOwn,
-  isPlainObject,
   normalizeConfig,
   overrideConfig,
   setOwn,
 } from "./config-format.js";
-import { checkValue, configOverrideSchema, schemaAt } from "./config-schema.js";
+import { checkConfigOverride, STAGE_PREFIX } from "./config-override-check.js";
 import { BUILT_IN_EMAIL_THEMES, DEFAULT_LIGHT_EMAIL_THEME_ID } from "../email/built-in-themes.js";
 import { BUILT_IN_EMAIL_TEMPLATES } from "../email/built-in-templates.js";
 import { deepFreeze } from "../deep-freeze.js";
@@ -322,33 +319,15 @@ export function renderProjectConfig(storedOverride: ConfigOverride, options: Con
 export type ConfigCheck = { ok: true; override: ConfigOverride } | { ok: false; error: string };
 
 /**
- * Checks an override sent to `PATCH /internal/config/override` (after JSON parsing). On failure the
- * error is the protocol's message (e.g. `The key "auth.foo" is not valid for the schema.`), sent as a
- * 400. First the protocol's checks (format, known keys, value types and enumerations), then
- * Latchkey's semantic ones (trusted-domain URLs, handler paths, SMTP fields, ids, money amounts).
+ * Checks an override (after JSON parsing) as config-override-check.ts does, giving the bare message (e.g.
+ * `The key "auth.foo" is not valid for the schema.`) without the stage prefix `PATCH /internal/config/override`
+ * sends: the legacy project routes refuse with it. First the protocol's checks (format, known keys, value
+ * types and enumerations), then Latchkey's semantic ones (trusted-domain URLs, handler paths, SMTP fields, ids,
+ * money amounts).
  */
 export function validateProjectConfig(override: unknown): ConfigCheck {
-  if (typeof override !== "object" || override === null) return { ok: false, error: "Config override must be a non-null object." };
-  if (!isPlainObject(override)) return { ok: false, error: "Config override must be plain old JavaScript object." };
-  const reason = getInvalidConfigReason(override, "override");
-  if (reason) return { ok: false, error: `Invalid config format: ${reason}` };
-  for (const [key, value] of Object.entries(override)) {
-    if (value === undefined) continue;
-    const node = schemaAt(configOverrideSchema, key);
-    if (!node) return { ok: false, error: `The key ${JSON.stringify(key)} is not valid for the schema.` };
-    const problem = checkValue(node, value, key, false);
-    if (problem) return { ok: false, error: problem };
-  }
-  let normalized: ConfigObject;
-  try {
-    normalized = normalizeConfig(override as ConfigObject, { onDotIntoNonObject: "ignore", onDotIntoMissing: "empty-object" });
-  } catch (error) {
-    if (error instanceof ConfigNormalizationError) return { ok: false, error: `Config is not normalizable. ${error.message}` };
-    throw error;
-  }
-  const problem = checkValue(configOverrideSchema, normalized, "", true);
-  if (problem) return { ok: false, error: problem };
-  return { ok: true, override: override as ConfigOverride };
+  const check = checkConfigOverride(override);
+  return check.ok ? check : { ok: false, error: check.error.replace(STAGE_PREFIX, "") };
 }
 
 /** Parses `config_override_string`; invalid JSON is a 400 with the message "Invalid config JSON". */
