@@ -30,6 +30,7 @@ const pricingCss = `
  * @attr {string} team-id - Shows and buys a team's plans (the signed-in user's team) instead of the user's.
  * @attr {string} currency - Which currency's amounts to show when a price has several (`USD` by default).
  * @attr {boolean} new-tab - Opens the purchase page in a new tab instead of this one.
+ * @attr {string} return-url - Where the purchase page's done link leads (default: this page); under a trusted domain of the project.
  * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  * @csspart plan - Each offer's card; the current one has `aria-current="true"`.
@@ -42,6 +43,7 @@ export class AuthPricingTableElement extends PaymentsElement<Offer[]> {
     group: {},
     currency: {},
     newTab: { type: Boolean, attribute: "new-tab" },
+    returnUrl: { attribute: "return-url" },
     busy: { state: true },
     error: { state: true },
   };
@@ -49,6 +51,7 @@ export class AuthPricingTableElement extends PaymentsElement<Offer[]> {
   declare group: string | undefined;
   declare currency: string;
   declare newTab: boolean;
+  declare returnUrl: string | undefined;
   /** The offer whose purchase link is being made. */
   declare busy: string | null;
   declare error: string | null;
@@ -71,7 +74,7 @@ export class AuthPricingTableElement extends PaymentsElement<Offer[]> {
     this.busy = offer.id;
     this.error = null;
     try {
-      const url = await paymentsOf(this.app).createCheckoutUrl({ offerId: offer.id, ...this.customer() });
+      const url = await paymentsOf(this.app).createCheckoutUrl({ offerId: offer.id, returnUrl: this.returnUrl ?? window.location.href, ...this.customer() });
       const event = new CustomEvent("auth-checkout-created", { detail: { offerId: offer.id, url }, bubbles: true, composed: true, cancelable: true });
       if (!this.dispatchEvent(event)) return;
       if (this.newTab) window.open(url, "_blank", "noopener");
