@@ -106,7 +106,7 @@ export const paymentsItemsRoutes: Route[] = [
     tags: TAGS,
     access: ANY_ACCESS,
     request: { params: customerOffersParams, query: customerOffersQuery },
-    response: { description: "The offers, in the project config's order.", schema: customerOffersResponse },
+    response: { description: "The offers, sorted by id (the stored config keeps no order of its own).", schema: customerOffersResponse },
     errors: CUSTOMER_ERRORS,
     handler: async (c, { auth, params, query }) => {
       const db = c.get("deps").db;
@@ -116,7 +116,7 @@ export const paymentsItemsRoutes: Route[] = [
       await assertCustomerExists(db, customer);
       const owned = new Set((await ownedOffers(db, customer, config)).map((o) => o.offerId));
       const items: CustomerOffer[] = [];
-      for (const [id, offer] of Object.entries(config.payments.offers)) {
+      for (const [id, offer] of Object.entries(config.payments.offers).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         if (offer.serverOnly || offer.customerType !== params.customer_type) continue;
         if (query.group_id !== undefined && offer.groupId !== query.group_id) continue;
         items.push({
