@@ -31,7 +31,8 @@ export interface NewPurchaseCode {
 
 export async function createPurchaseCode(db: Db, input: NewPurchaseCode): Promise<{ fullCode: string; expiresAt: Date }> {
   const code = secureRandomString(45);
-  const expiresAt = new Date(Date.now() + PURCHASE_CODE_LIFETIME_MS);
+  const createdAt = new Date();
+  const expiresAt = new Date(createdAt.getTime() + PURCHASE_CODE_LIFETIME_MS);
   await db
     .insertInto("payment_purchase_codes")
     .values({
@@ -43,6 +44,7 @@ export async function createPurchaseCode(db: Db, input: NewPurchaseCode): Promis
       offer: JSON.stringify(input.offer),
       stripe_customer_id: input.stripeCustomerId,
       stripe_account_id: input.stripeAccountId,
+      created_at: createdAt,
       expires_at: expiresAt,
     })
     .execute();
