@@ -103,7 +103,7 @@ export async function startStripePurchase(deps: Pick<AppDeps, "env">, input: Str
           customer: input.stripeCustomerId,
           payment_behavior: "default_incomplete",
           payment_settings: { save_default_payment_method: "on_subscription" },
-          expand: ["latest_invoice.confirmation_secret", "latest_invoice.payments.data.payment.payment_intent"],
+          expand: ["latest_invoice.confirmation_secret"],
           items: [
             {
               price_data: {
