@@ -4,7 +4,7 @@
  * uses, with their elements (the package's `sideEffects: false`, and each component's module importing only its
  * own element's entry, `@latchkey/elements/sign-in`, …).
  */
-export type { ResetEmailSentDetail, SignedInDetail, TeamChangedDetail } from "./components/wrap.js";
+export type { CheckoutCreatedDetail, ResetEmailSentDetail, SignedInDetail, TeamChangedDetail } from "./components/wrap.js";
 export { AuthAccountSettings } from "./components/account-settings.js";
 export { AuthApiKeySettings } from "./components/api-key-settings.js";
 export { AuthApp } from "./components/app.js";
@@ -15,6 +15,7 @@ export { AuthEmailSettings } from "./components/email-settings.js";
 export { AuthEmailVerification } from "./components/email-verification.js";
 export { AuthForgotPassword } from "./components/forgot-password.js";
 export { AuthHandler } from "./components/handler.js";
+export { AuthItemBalance } from "./components/item-balance.js";
 export { AuthMagicLinkCallback } from "./components/magic-link-callback.js";
 export { AuthMfa } from "./components/mfa.js";
 export { AuthMfaSettings } from "./components/mfa-settings.js";
@@ -23,6 +24,7 @@ export { AuthOAuthCallback } from "./components/oauth-callback.js";
 export { AuthPasskeySettings } from "./components/passkey-settings.js";
 export { AuthPasswordReset } from "./components/password-reset.js";
 export { AuthPasswordSettings } from "./components/password-settings.js";
+export { AuthPricingTable } from "./components/pricing-table.js";
 export { AuthProfileSettings } from "./components/profile-settings.js";
 export { AuthSessionSettings } from "./components/session-settings.js";
 export { AuthSignIn } from "./components/sign-in.js";

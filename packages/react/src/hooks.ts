@@ -68,7 +68,7 @@ function serverSnapshot(): Loadable<never> {
 }
 
 /** A core store's value for rendering: the value when ready, `undefined` while loading, the error thrown. */
-function useLoaded<T>(store: CachedStore<T>): T | undefined {
+export function useLoaded<T>(store: CachedStore<T>): T | undefined {
   const state = useLoadable(store);
   if (state.status === "error") throw state.error;
   return state.status === "ready" ? state.value : undefined;

@@ -47,11 +47,15 @@ export {
   AuthSignIn,
   AuthSignUp,
   AuthUserButton,
+  AuthPricingTable,
+  AuthItemBalance,
+  type CheckoutCreatedDetail,
   type ResetEmailSentDetail,
   type SignedInDetail,
 } from "./components.js";
 export { AuthProvider, type Appearance, type AuthProviderProps, type AuthProviderWithApp, type AuthProviderWithOptions } from "./auth-provider.js";
 export { useApp, useAuth, useProject, useTeams, useUser, type AuthState } from "./hooks.js";
+export { useItem, useOffers } from "./payment-hooks.js";
 export { RedirectToSignIn, SignedIn, SignedOut } from "./control.js";
 export { Protect, usePermission, type ProtectProps } from "./protect.js";
 export { AppContext } from "./app-context.js";

@@ -62,4 +62,29 @@ describe("server rendering", () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(requests).toEqual([]);
   });
+
+  it("renders the pricing table, the item balance and useItem's loading state without asking the server anything", async () => {
+    const { AuthItemBalance, AuthPricingTable, AuthProvider, useItem, useOffers } = await import("@latchkey/react");
+    const { createClientApp } = await import("@latchkey/core");
+    const requests: string[] = [];
+    const app = createClientApp({
+      projectId: "internal",
+      publishableClientKey: "pck_test",
+      baseUrl: "http://127.0.0.1:9",
+      tokenStore: "memory",
+      fetch: async (input) => {
+        requests.push(String(input instanceof Request ? input.url : input));
+        return new Response("{}", { status: 500 });
+      },
+    });
+    function Credits() {
+      const credits = useItem("credits");
+      const plans = useOffers({ groupId: "plans" });
+      return h("p", null, credits === undefined && plans === undefined ? "loading" : "known");
+    }
+    const html = renderToString(h(AuthProvider, { app }, h(AuthPricingTable, { group: "plans" }), h(AuthItemBalance, { item: "credits" }), h(Credits)));
+    expect(html).toBe("<auth-app><auth-pricing-table></auth-pricing-table><auth-item-balance></auth-item-balance><p>loading</p></auth-app>");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requests).toEqual([]);
+  });
 });

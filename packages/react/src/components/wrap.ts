@@ -53,3 +53,10 @@ export const passwordChanged = "auth-password-changed" as EventName<CustomEvent<
 export const accountDeleted = "auth-account-deleted" as EventName<CustomEvent<unknown>>;
 export const teamChanged = "auth-team-changed" as EventName<CustomEvent<TeamChangedDetail>>;
 export const teamInvitationAccepted = "auth-team-invitation-accepted" as EventName<CustomEvent<TeamChangedDetail>>;
+
+/** Detail of `auth-checkout-created` (<auth-pricing-table>): the offer and its purchase link. */
+export interface CheckoutCreatedDetail {
+  offerId: string;
+  url: string;
+}
+export const checkoutCreated = "auth-checkout-created" as EventName<CustomEvent<CheckoutCreatedDetail>>;
