@@ -7,6 +7,8 @@ export interface DashboardConfig {
   projectId: string;
   /** null when the server has no key to hand out (the internal project requires one and none is configured). */
   publishableClientKey: string | null;
+  /** The server has no Stripe key: every project's payments run in test mode (absent from older servers). */
+  paymentsTestMode?: boolean;
 }
 
 /** The id of the `<script type="application/json">` element that carries the config (the server's side names it too). */

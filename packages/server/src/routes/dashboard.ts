@@ -69,7 +69,13 @@ async function indexPage(c: Context<AppEnv>): Promise<Response> {
     return c.text(BUILD_HINT, 404);
   }
   const { env } = c.get("deps");
-  const config = { baseUrl: env.publicUrl, projectId: INTERNAL_PROJECT_ID, publishableClientKey: await internalClientKey(c) };
+  const config = {
+    baseUrl: env.publicUrl,
+    projectId: INTERNAL_PROJECT_ID,
+    publishableClientKey: await internalClientKey(c),
+    // No Stripe key: every project's payments run in test mode, which the Payments page says up front (issue 32).
+    paymentsTestMode: env.stripe === undefined,
+  };
   // `<` escaped, so no value can close the script element early.
   const json = JSON.stringify(config).replaceAll("<", "\\u003c");
   const page = html.replace(CONFIG_PLACEHOLDER, `<script type="application/json" id="${CONFIG_ELEMENT_ID}">${json}</script>`);

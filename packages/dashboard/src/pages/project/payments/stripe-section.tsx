@@ -1,6 +1,7 @@
 import type { StripeAccountInfo } from "@latchkey/core";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useId } from "react";
+import { readDashboardConfig } from "../../../dashboard-config.js";
 import { FailureAlert } from "../../../components/failure-alert.js";
 import { QueryState } from "../../../components/query-state.js";
 import { useProjectAdmin, useProjectId } from "../../../project-admin.js";
@@ -17,13 +18,20 @@ export function StripeSection() {
   const projectId = useProjectId();
   const admin = useProjectAdmin(projectId);
   const id = useId();
-  const account = useQuery({ queryKey: paymentsKeys.stripeAccount(projectId), queryFn: () => admin.getStripeAccountInfo(), retry: false });
+  // The server says whether it has a Stripe key in the page it serves; a refusal of setup says so too (an older server).
+  const serverTestMode = readDashboardConfig()?.paymentsTestMode === true;
+  const account = useQuery({
+    queryKey: paymentsKeys.stripeAccount(projectId),
+    queryFn: () => admin.getStripeAccountInfo(),
+    enabled: !serverTestMode,
+    retry: false,
+  });
   const setup = useMutation({
     mutationFn: () => admin.setupPayments(),
     // Stripe's onboarding is a page of Stripe's: the owner goes there and Stripe sends them back here.
     onSuccess: ({ url }) => window.location.assign(url),
   });
-  const testMode = isTestModeRefusal(account.error) || isTestModeRefusal(setup.error);
+  const testMode = serverTestMode || isTestModeRefusal(account.error) || isTestModeRefusal(setup.error);
 
   return (
     <section className="dashboard-card" aria-labelledby={`${id}-title`}>
