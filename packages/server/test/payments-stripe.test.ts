@@ -188,6 +188,56 @@ describe("purchases through Stripe", () => {
   });
 });
 
+describe("checkout through the purchase routes, with Stripe", () => {
+  const CONFIG = {
+    "payments.items.credits": { displayName: "Credits", customerType: "user" },
+    "payments.offers.credit-pack": { displayName: "Credit pack", customerType: "user", stackable: true, prices: { single: { USD: "5.00" } }, includedItems: { credits: { quantity: 100, repeat: "never", expires: "never" } } },
+    "payments.offers.pro": { displayName: "Pro", customerType: "user", prices: { monthly: { USD: "9.99", interval: [1, "month"] } }, includedItems: { credits: { quantity: 1000, repeat: "never", expires: "when-purchase-expires" } } },
+  };
+  const as = (project: TestProject, access: "server" | "admin", path: string, method = "GET", body?: unknown) => api(server.url, path, { method, headers: project.headers(access), body });
+  const publicCall = (path: string, body: unknown) => api(server.url, `/payments/purchases/${path}`, { method: "POST", body });
+
+  it("a project not set up with Stripe is told to finish onboarding", async () => {
+    const project = await createTestProject(server, "Shop");
+    expect((await as(project, "admin", "/internal/config/override", "PATCH", { config_override_string: JSON.stringify(CONFIG) })).status).toBe(200);
+    const made = await as(project, "server", "/payments/purchases/create-purchase-url", "POST", { customer_type: "user", customer_id: crypto.randomUUID(), offer_id: "credit-pack" });
+    expect([made.status, made.text]).toEqual([400, "Payments are not set up in this Stack Auth project. Please go to the Stack Auth dashboard and complete the Payments onboarding."]);
+  });
+
+  it("a user buys credits and a subscription: payment intents at Stripe, recorded by the webhook, the item balance rises", async () => {
+    const { project, accountId } = await connectedProject();
+    stripe.completeOnboarding(accountId);
+    expect((await as(project, "admin", "/internal/config/override", "PATCH", { config_override_string: JSON.stringify(CONFIG) })).status).toBe(200);
+    const user = await as(project, "server", "/users", "POST", { primary_email: `buyer-${crypto.randomUUID()}@example.com` });
+    const pay = async (offerId: string, priceId: string, quantity: number) => {
+      const made = await as(project, "server", "/payments/purchases/create-purchase-url", "POST", { customer_type: "user", customer_id: user.body.id, offer_id: offerId });
+      expect(made.status, made.text).toBe(200);
+      const fullCode = decodeURIComponent(new URL(made.body.url).pathname.split("/").pop()!);
+      const read = await publicCall("validate-code", { full_code: fullCode });
+      expect(read.body).toMatchObject({ stripe_account_id: accountId, project_id: project.projectId, test_mode: false });
+      const session = await publicCall("purchase-session", { full_code: fullCode, price_id: priceId, quantity });
+      expect(session.status, session.text).toBe(200);
+      const intent = stripe.succeedPaymentIntent(stripe.paymentIntentOfSecret(session.body.client_secret).id);
+      return intent;
+    };
+    const credits = async () => (await as(project, "server", `/payments/items/user/${user.body.id}/credits`)).body.quantity;
+
+    const once = await pay("credit-pack", "single", 3);
+    expect(once).toMatchObject({ amount: 1500, currency: "usd" });
+    expect(await credits()).toBe(0);
+    await stripe.sendEvent(server.url, { type: "payment_intent.succeeded", account: accountId, object: once });
+    expect(await credits()).toBe(300);
+
+    const monthly = await pay("pro", "monthly", 1);
+    expect(monthly).toMatchObject({ amount: 999, currency: "usd" });
+    await stripe.sendEvent(server.url, { type: "invoice.paid", account: accountId, object: { id: "in_x", object: "invoice", customer: monthly.customer } });
+    expect(await credits()).toBe(1300);
+    // The subscription's own payment intent is not a one-time purchase.
+    await stripe.sendEvent(server.url, { type: "payment_intent.succeeded", account: accountId, object: monthly });
+    expect(await credits()).toBe(1300);
+  });
+});
+
 describe("the webhook's signature", () => {
   it("a missing stripe-signature header is a SCHEMA_ERROR, a wrong signature or altered body 400 Invalid stripe-signature header", async () => {
     const url = `${server.url}/api/v1/integrations/stripe/webhooks`;
