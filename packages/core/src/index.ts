@@ -23,6 +23,8 @@ export type { ClientTeamActions } from "./apps/client-team-actions.js";
 export type { ClientProjectActions } from "./apps/client-project-actions.js";
 export { paymentsOf, NoCustomerError, type ClientPaymentActions, type CustomerOptions } from "./apps/client-payment-actions.js";
 export type { ServerItem, ServerPaymentActions, QuantityChangeOptions } from "./apps/server-payment-actions.js";
+export type { DataVaultStore, DataVaultSecretOptions, ServerDataVaultActions } from "./apps/server-data-vault-actions.js";
+export { DataVaultDecryptionError } from "./apps/data-vault-crypto.js";
 export type { AdminPaymentActions, StripeAccountInfo, TransactionListOptions } from "./apps/admin-payment-actions.js";
 
 export { promptCliLogin, completeCliLogin, type CliLoginOptions } from "./flows/cli-login.js";

@@ -5,6 +5,7 @@ import { createAppContext, type AppContext, type AppOptions } from "./app-contex
 import { buildClientApp } from "./client-app.js";
 import { clientPaymentActions } from "./client-payment-actions.js";
 import { serverPaymentActions } from "./server-payment-actions.js";
+import { serverDataVaultActions } from "./server-data-vault-actions.js";
 import { normaliseBaseUrl } from "../urls.js";
 
 export interface ServerAppOptions extends AppOptions {
@@ -51,6 +52,7 @@ export function buildServerApp(ctx: AppContext) {
     ...payments,
     // A server's getItem returns the item with increaseQuantity, decreaseQuantity and tryDecreaseQuantity.
     ...serverPaymentActions(ctx, payments.refreshPayments),
+    ...serverDataVaultActions(ctx),
 
     /** The token store's user with server fields; null when signed out (anonymous users too, unless asked). */
     async getServerUser(options: { includeAnonymous?: boolean } = {}): Promise<ServerUser | null> {
