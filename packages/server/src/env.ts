@@ -65,6 +65,7 @@ const environmentSchema = z.object({
   LATCHKEY_STRIPE_SECRET_KEY: z.string().min(1).optional(),
   LATCHKEY_STRIPE_API_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).optional(),
   LATCHKEY_STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  LATCHKEY_STRIPE_PUBLISHABLE_KEY: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -163,6 +164,8 @@ export interface Env {
    * Stripe signs webhook events with. No key: every project's payments run in test mode.
    */
   stripe: { secretKey: string; apiUrl: string | undefined; webhookSecret: string | undefined } | undefined;
+  /** The platform's publishable Stripe key, with which the purchase page loads Stripe.js (Payment Element). */
+  stripePublishableKey?: string;
   /** The server's own credentials for `shared` providers (LATCHKEY_OAUTH_<TYPE>_CLIENT_ID / _CLIENT_SECRET). */
   oauthSharedCredentials: Partial<Record<OAuthProviderId, { clientId: string; clientSecret: string }>>;
 }
@@ -258,6 +261,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
           webhookSecret: e.LATCHKEY_STRIPE_WEBHOOK_SECRET,
         }
       : undefined,
+    stripePublishableKey: e.LATCHKEY_STRIPE_PUBLISHABLE_KEY,
   };
 }
 
