@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { api } from "./support/api.js";
 import { customerUser, getItem, inDays, ledgerProject, quantityOf, updateQuantity } from "./support/payments-ledger-fixture.js";
 import { as, createTeam, expectKnownError, expectSchemaError, server, useServerForFile } from "./support/users-fixture.js";
 
@@ -49,7 +50,15 @@ describe("GET /payments/items/{customer_type}/{customer_id}/{item_id}", () => {
       const refused = await getItem(project, "client", type, id, item, user.tokens);
       expect(refused.status, `${type}: ${refused.text}`).toBe(403);
     }
-    expectKnownError(await getItem(project, "client", "user", user.id, "credits"), "USER_AUTHENTICATION_REQUIRED", 401);
+  });
+
+  it("in 2.8.41 lets a client request without a user read any customer (that SDK's server getItem sends one), in 2.8.108 not", async () => {
+    const project = await ledgerProject();
+    const user = await customerUser(project);
+    expect((await getItem(project, "client", "user", user.id, "credits")).body.quantity).toBe(5);
+    const hexclave = Object.fromEntries(Object.entries(project.headers("client")).map(([k, v]) => [k.replace(/^x-stack-/, "x-hexclave-"), v]));
+    const newer = await api(server.url, `/payments/items/user/${user.id}/credits`, { headers: hexclave });
+    expectKnownError(newer, "USER_AUTHENTICATION_REQUIRED", 401);
   });
 });
 

@@ -55,7 +55,8 @@ export const paymentsItemsRoutes: Route[] = [
     method: "get",
     path: "/payments/items/:customer_type/:customer_id/:item_id",
     summary: "Read an item's quantity",
-    description: "The item's quantity for a customer, computed from its grants, purchases, subscriptions and quantity changes. A client may read only its own user's items and those of teams its user is a member of.",
+    description:
+      "The item's quantity for a customer, computed from its grants, purchases, subscriptions and quantity changes. A client with a signed-in user may read only that user's items and those of its teams; in the 2.8.41 protocol a client request without a user reads any customer's (2.8.41's server SDK reads items that way), in 2.8.108 it gets USER_AUTHENTICATION_REQUIRED.",
     tags: TAGS,
     access: ANY_ACCESS,
     request: { params: paymentItemParams },
@@ -66,7 +67,10 @@ export const paymentsItemsRoutes: Route[] = [
       const config = configOf(auth);
       const item = itemConfigOf(config, params.item_id, params.customer_type, params.customer_id);
       const customer = customerOf(auth, params.customer_type, params.customer_id);
-      await assertClientMayActFor(auth, customer, db, "Clients can only read the items of their own user or of teams they are a member of.");
+      // 2.8.41's server SDK reads items through a client request without a session (its getItem never sends the
+      // secret key), as the reference of that version allowed: such a request reads any customer's items there.
+      const serverSdkRead = auth.type === "client" && !auth.user && c.get("dialect") === "2.8.41";
+      if (!serverSdkRead) await assertClientMayActFor(auth, customer, db, "Clients can only read the items of their own user or of teams they are a member of.");
       await assertCustomerExists(db, customer);
       return { id: params.item_id, display_name: item.displayName, quantity: await itemQuantity(db, customer, params.item_id, config) };
     },
