@@ -4,12 +4,16 @@ import { chromiumPath } from "../../../scripts/chromium.mjs";
 import { CHROMIUM_ARGS } from "../../../demo/test/support/demo-e2e.js";
 import { api } from "./support/api.js";
 import { PAYMENTS_CONFIG } from "./support/payments-purchases-fixture.js";
+import { startStripeStandIn, type StripeStandIn } from "./support/stripe-stand-in.js";
 import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 
 /**
  * The hosted purchase page in Chromium at a phone's size (issue 32), on a server without a Stripe key (test
  * mode): the offer and its prices, quantity, the total, "Complete test purchase", the return page and its
- * link back to the app; refusals explained on the page.
+ * link back to the app; refusals explained on the page. And on a server with Stripe: the page asks for a
+ * purchase session, loads Stripe.js through @stripe/stripe-js with the connected account, mounts the Payment
+ * Element and confirms back to the return page. Stripe.js itself cannot be fetched here: a stand-in script is
+ * served for js.stripe.com that records what the page asks of it.
  */
 
 let server: TestServer;
@@ -31,9 +35,9 @@ afterAll(async () => {
 
 const APP = "https://shop.example.com";
 
-async function project(): Promise<TestProject> {
-  const created = await createTestProject(server, "Acme Shop");
-  const configured = await api(server.url, "/internal/config/override", {
+async function project(on: TestServer = server): Promise<TestProject> {
+  const created = await createTestProject(on, "Acme Shop");
+  const configured = await api(on.url, "/internal/config/override", {
     method: "PATCH",
     headers: created.headers("admin"),
     body: { config_override_string: JSON.stringify({ ...PAYMENTS_CONFIG, "domains.trustedDomains.shop": { baseUrl: APP, handlerPath: "/handler" } }) },
@@ -42,11 +46,11 @@ async function project(): Promise<TestProject> {
   return created;
 }
 
-async function purchaseUrl(p: TestProject, offerId: string, options: { returnUrl?: string; userId?: string } = {}): Promise<{ url: string; userId: string }> {
+async function purchaseUrl(p: TestProject, offerId: string, options: { returnUrl?: string; userId?: string; on?: TestServer } = {}): Promise<{ url: string; userId: string }> {
+  const on = options.on ?? server;
   const userId =
-    options.userId ??
-    (await api(server.url, "/users", { method: "POST", headers: p.headers("server"), body: { primary_email: `p-${crypto.randomUUID()}@example.com` } })).body.id;
-  const made = await api(server.url, "/payments/purchases/create-purchase-url", {
+    options.userId ?? (await api(on.url, "/users", { method: "POST", headers: p.headers("server"), body: { primary_email: `p-${crypto.randomUUID()}@example.com` } })).body.id;
+  const made = await api(on.url, "/payments/purchases/create-purchase-url", {
     method: "POST",
     headers: p.headers("server"),
     body: { customer_type: "user", customer_id: userId, offer_id: offerId, ...(options.returnUrl ? { return_url: options.returnUrl } : {}) },
@@ -125,5 +129,87 @@ describe("the purchase page in test mode", () => {
     // Another plan of the group: the running subscription is named; its one-time price cannot be chosen.
     await page.goto((await purchaseUrl(p, "basic", { userId })).url);
     expect(await page.getByRole("note").filter({ hasText: "You subscribe to Pro now." }).count()).toBe(1);
+  });
+});
+
+/** What the page gets instead of Stripe.js: Stripe's entry point, recording the page's calls in `window.stripeCalls`. */
+const STRIPE_JS_STAND_IN = `
+window.stripeCalls = [];
+window.Stripe = function (key, options) {
+  window.stripeCalls.push(["Stripe", key, options]);
+  return {
+    _registerWrapper() {},
+    elements(options) {
+      window.stripeCalls.push(["elements", options]);
+      return { create(type) { window.stripeCalls.push(["create", type]); return { mount(selector) { document.querySelector(selector).textContent = "Card number"; } }; } };
+    },
+    async confirmPayment(args) {
+      window.stripeCalls.push(["confirmPayment", args.confirmParams]);
+      location.assign(args.confirmParams.return_url + "&redirect_status=succeeded");
+      return {};
+    },
+  };
+};
+window.Stripe.version = "endive";
+`;
+
+describe("the purchase page with Stripe", () => {
+  let stripe: StripeStandIn;
+  let stripeServer: TestServer;
+  beforeAll(async () => {
+    stripe = await startStripeStandIn();
+    stripeServer = await startTestServer({
+      ...(await reachablePublicUrl()),
+      LATCHKEY_STRIPE_SECRET_KEY: stripe.secretKey,
+      LATCHKEY_STRIPE_API_URL: stripe.url,
+      LATCHKEY_STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      LATCHKEY_STRIPE_PUBLISHABLE_KEY: "pk_test_latchkey",
+    });
+  });
+  afterAll(async () => {
+    await stripeServer?.close();
+    await stripe?.stop();
+  });
+
+  it("starts a purchase session, loads Stripe.js with the connected account, mounts the Payment Element and confirms to the return page", async () => {
+    const p = await project(stripeServer);
+    expect((await api(stripeServer.url, "/internal/payments/setup", { method: "POST", headers: p.headers("admin"), body: {} })).status).toBe(200);
+    const account = await stripeServer.db.selectFrom("payment_stripe_accounts").selectAll().where("project_id", "=", p.projectId).executeTakeFirstOrThrow();
+    stripe.completeOnboarding(account.stripe_account_id);
+    const { url } = await purchaseUrl(p, "credit-pack", { on: stripeServer, returnUrl: `${APP}/billing` });
+
+    const page = await phonePage();
+    const stripeJs: string[] = [];
+    await page.route("https://js.stripe.com/**", (route) => {
+      stripeJs.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: "text/javascript", body: STRIPE_JS_STAND_IN });
+    });
+    await page.goto(url);
+    expect(await page.getByRole("note").count()).toBe(0);
+    await page.getByRole("spinbutton", { name: "Quantity" }).fill("2");
+    const [session, loader] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith("/api/v1/payments/purchases/purchase-session")),
+      page.waitForResponse((r) => r.url().endsWith("/purchase/assets/stripe-js.mjs")),
+      page.getByRole("button", { name: "Continue to payment" }).click(),
+    ]);
+    expect(session.status()).toBe(200);
+    expect(loader.status()).toBe(200);
+    const { client_secret: clientSecret } = await session.json();
+    await expect.poll(() => page.locator("#payment-element").textContent()).toBe("Card number");
+    expect(stripeJs).toHaveLength(1);
+    expect(await page.evaluate(() => (window as unknown as { stripeCalls: unknown[] }).stripeCalls)).toEqual([
+      ["Stripe", "pk_test_latchkey", { stripeAccount: account.stripe_account_id }],
+      ["elements", { clientSecret }],
+      ["create", "payment"],
+    ]);
+    // The choice is final once the code is used: the price and quantity can no longer change.
+    expect(await page.getByRole("spinbutton", { name: "Quantity" }).isDisabled()).toBe(true);
+    expect(stripe.paymentIntentOfSecret(clientSecret)).toMatchObject({ account: account.stripe_account_id, amount: 1000, currency: "usd" });
+
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL((u) => u.pathname === "/purchase/return");
+    expect(new URL(page.url()).searchParams.get("redirect_status")).toBe("succeeded");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Purchase complete");
+    expect(await page.getByRole("link", { name: "Back to Acme Shop" }).getAttribute("href")).toBe(`${APP}/billing`);
   });
 });
