@@ -236,6 +236,27 @@ describe("checkout through the purchase routes, with Stripe", () => {
     await stripe.sendEvent(server.url, { type: "payment_intent.succeeded", account: accountId, object: monthly });
     expect(await credits()).toBe(1300);
   });
+
+  it("a purchase session while Stripe is away answers 503 and leaves the purchase link usable", async () => {
+    const { project } = await connectedProject();
+    expect((await as(project, "admin", "/internal/config/override", "PATCH", { config_override_string: JSON.stringify(CONFIG) })).status).toBe(200);
+    const user = await as(project, "server", "/users", "POST", {});
+    const made = await as(project, "server", "/payments/purchases/create-purchase-url", "POST", { customer_type: "user", customer_id: user.body.id, offer_id: "credit-pack" });
+    expect(made.status, made.text).toBe(200);
+    const fullCode = decodeURIComponent(new URL(made.body.url).pathname.split("/").pop()!);
+    const session = () => fetch(`${server.url}/api/v1/payments/purchases/purchase-session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ full_code: fullCode, price_id: "single", quantity: 1 }) });
+    await stripe.stop();
+    let during: Response;
+    try {
+      during = await session();
+    } finally {
+      await stripe.start();
+    }
+    expect([during.status, await during.text()]).toEqual([503, "Stripe could not be reached while trying to create the payment intent; nothing was changed. Please try again later."]);
+    const after = await session();
+    expect(after.status).toBe(200);
+    expect(stripe.paymentIntentOfSecret((await after.json()).client_secret)).toMatchObject({ amount: 500 });
+  });
 });
 
 describe("the webhook's signature", () => {
