@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OfferConfig, OfferPriceConfig } from "../src/config/project-config.js";
 import { ensureStripeCustomer, startStripePurchase } from "../src/services/stripe/stripe-purchases.js";
+import { toMinorUnits } from "../src/services/stripe/stripe-money.js";
 import { api } from "./support/api.js";
 import { startStripeStandIn, type StripeStandIn } from "./support/stripe-stand-in.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
@@ -174,6 +175,28 @@ describe("purchases through Stripe", () => {
     expect(clientSecret).toBe("");
     await stripe.sendEvent(server.url, { type: "customer.subscription.created", account: accountId, object: { id: "sub_x", object: "subscription", customer: stripeCustomerId } });
     expect((await subscriptionsOf(project.projectId, customer.customerId))[0]).toMatchObject({ status: "trialing" });
+  });
+
+  it("an inline offer too long for one Stripe metadata value travels in parts and is recorded whole", async () => {
+    const { project, accountId } = await connectedProject();
+    const items = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`item_number_${i}`, { quantity: i + 1, repeat: "never", expires: "never" }]));
+    const inline: OfferConfig = { ...OFFER, displayName: "Bundle", includedItems: items as OfferConfig["includedItems"] };
+    const customer = { projectId: project.projectId, customerType: "user" as const, customerId: crypto.randomUUID() };
+    const stripeCustomerId = await ensureStripeCustomer(server, { projectId: project.projectId, stripeAccountId: accountId, customerType: "user", customerId: customer.customerId });
+    const { client_secret } = await startStripePurchase(server, { projectId: project.projectId, stripeAccountId: accountId, stripeCustomerId, customer, offerId: null, offer: inline, priceId: "once", price: { USD: "0.5", serverOnly: false }, quantity: 1 });
+    const intent = stripe.paymentIntentOfSecret(client_secret);
+    expect(intent.amount).toBe(50);
+    expect(intent.metadata.offer).toBeUndefined();
+    expect(Object.values(intent.metadata).every((value) => String(value).length <= 500)).toBe(true);
+    await stripe.sendEvent(server.url, { type: "payment_intent.succeeded", account: accountId, object: stripe.succeedPaymentIntent(intent.id) });
+    const row = await server.db.selectFrom("payment_one_time_purchases").selectAll().where("stripe_payment_intent_id", "=", intent.id).executeTakeFirstOrThrow();
+    expect(row.offer_id).toBeNull();
+    expect(row.offer).toMatchObject({ displayName: "Bundle", includedItems: items });
+  });
+
+  it("money reaches Stripe in minor units computed on the digits", () => {
+    expect([toMinorUnits("19.99", "USD"), toMinorUnits("0.1", "EUR"), toMinorUnits("1500", "JPY"), toMinorUnits("0", "GBP")]).toEqual([1999n, 10n, 1500n, 0n]);
+    expect(() => toMinorUnits("1.5", "JPY")).toThrow("Not a JPY amount");
   });
 
   it("events of one project's account never touch another project's payments", async () => {
