@@ -24,7 +24,7 @@ describe("the admin dashboard", () => {
     expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     const html = await response.text();
     const config = JSON.parse(/<script type="application\/json" id="latchkey-dashboard-config">(.*?)<\/script>/.exec(html)![1]!);
-    expect(config).toEqual({ baseUrl: server.env.publicUrl, projectId: "internal", publishableClientKey: server.env.seedKeys.publishableClientKey });
+    expect(config).toEqual({ baseUrl: server.env.publicUrl, projectId: "internal", publishableClientKey: server.env.seedKeys.publishableClientKey, paymentsTestMode: true });
   });
 
   it("signs a new owner up with the widgets, creates a project and lists it", async () => {

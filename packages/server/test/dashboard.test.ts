@@ -53,7 +53,7 @@ describe("the dashboard outside dev mode", () => {
 
   it("hands the app the protocol's public key when no key is configured, which signs owners up", async () => {
     const config = await pageConfig(production);
-    expect(config).toEqual({ baseUrl: "https://auth.example.com", projectId: "internal", publishableClientKey: PUBLIC_CLIENT_SECRET });
+    expect(config).toEqual({ baseUrl: "https://auth.example.com", projectId: "internal", publishableClientKey: PUBLIC_CLIENT_SECRET, paymentsTestMode: true });
     const signUp = await fetch(`${production.url}/api/v1/auth/password/sign-up`, {
       method: "POST",
       headers: { "x-stack-project-id": "internal", "x-stack-access-type": "client", "x-stack-publishable-client-key": config.publishableClientKey!, "content-type": "application/json" },
