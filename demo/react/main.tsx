@@ -1,4 +1,4 @@
-import { AuthHandler, AuthProvider, AuthSignIn, AuthUserButton, useUser } from "@latchkey/react";
+import { AuthHandler, AuthItemBalance, AuthPricingTable, AuthProvider, AuthSignIn, AuthUserButton, useOffers, useUser } from "@latchkey/react";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 // Defines globalThis.latchkeyDemoProject(): the same project choice as the plain page (see that file).
@@ -10,6 +10,21 @@ declare global {
 }
 
 const HANDLER = "/demo/react/handler";
+
+/** The user's plan and credits, when the project sells plans (the dev server's demo project does). */
+function Plans() {
+  const plans = useOffers({ groupId: "plans" });
+  if (!plans?.length) return null;
+  return (
+    <section aria-labelledby="plan-heading">
+      <h2 id="plan-heading">Your plan</h2>
+      <p>
+        Credits: <AuthItemBalance item="credits" noLabel />
+      </p>
+      <AuthPricingTable group="plans" />
+    </section>
+  );
+}
 
 /** Home: the signed-in user, or the sign-in form right on the page. */
 function Home() {
@@ -29,6 +44,7 @@ function Home() {
       <p>
         Signed in as {user.primaryEmail}. Email {user.primaryEmailVerified ? "verified" : "not verified yet"}.
       </p>
+      <Plans />
     </section>
   );
 }

@@ -13,6 +13,9 @@ export { setDefaultApp, getDefaultApp } from "./base/app-registry.js";
 export { LOCALES, getLocale, setLocale, setLocalesUrl, type Locale } from "./base/i18n.js";
 export { MFA_ATTEMPT_CODE_KEY } from "./elements/sign-in.js";
 export { init, initHostedPage, type InitOptions } from "./init-full.js";
+// The payment stores of an app (`Latchkey.paymentsOf(app).itemStore({ itemId })`): already in the bundle for the
+// payment widgets loaded on use, which share it.
+export { paymentsOf } from "@latchkey/core";
 export {
   AuthAppElement,
   AuthCliAuthConfirmElement,

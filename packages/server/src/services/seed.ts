@@ -18,6 +18,31 @@ const INTERNAL_PROJECT_CONFIG_OVERRIDE: Record<string, unknown> = {
 };
 
 /**
+ * What the demo pages sell (issue 32) in dev mode, where the internal project is the demo's project: a "plans" group
+ * with a free plan everyone holds and "pro" at USD 9.99 a month, which includes 1000 credits; a stackable credit
+ * pack of 100. Without a Stripe key the purchase page completes purchases in test mode.
+ */
+export const DEMO_PAYMENTS_CONFIG_OVERRIDE: Record<string, unknown> = {
+  "payments.groups.plans": { displayName: "Plans" },
+  "payments.items.credits": { displayName: "Credits", customerType: "user" },
+  "payments.offers.free": { displayName: "Free", customerType: "user", groupId: "plans", prices: "include-by-default", includedItems: { credits: { quantity: 10, repeat: "never", expires: "never" } } },
+  "payments.offers.pro": {
+    displayName: "Pro",
+    customerType: "user",
+    groupId: "plans",
+    prices: { monthly: { USD: "9.99", interval: [1, "month"] } },
+    includedItems: { credits: { quantity: 1000, repeat: "never", expires: "when-purchase-expires" } },
+  },
+  "payments.offers.credit-pack": {
+    displayName: "100 credits",
+    customerType: "user",
+    stackable: true,
+    prices: { once: { USD: "4.99" } },
+    includedItems: { credits: { quantity: 100, repeat: "never", expires: "never" } },
+  },
+};
+
+/**
  * Makes sure the internal project, its owner team and the configured key set exist. The display name and
  * description are only set when the project is first created, so later edits by an admin survive restarts.
  */
@@ -29,7 +54,7 @@ export async function seedInternalProject(db: Db, env: Env): Promise<void> {
         id: INTERNAL_PROJECT_ID,
         display_name: env.internalProject.displayName,
         description: env.internalProject.description,
-        config_override: JSON.stringify(INTERNAL_PROJECT_CONFIG_OVERRIDE),
+        config_override: JSON.stringify(env.devMode ? { ...INTERNAL_PROJECT_CONFIG_OVERRIDE, ...DEMO_PAYMENTS_CONFIG_OVERRIDE } : INTERNAL_PROJECT_CONFIG_OVERRIDE),
         owner_team_id: null,
         logo_url: null,
         full_logo_url: null,

@@ -102,7 +102,7 @@ export class AuthPricingTableElement extends PaymentsElement<Offer[]> {
 
   private plans(offers: Offer[]): TemplateResult {
     if (offers.length === 0) return html`<p class="lk-note">${msg("No plans are available.")}</p>`;
-    // The free (default) plan first, then the others in the config's order.
+    // The free (default) plan first, then the others in the order the server sends (by id).
     const sorted = [...offers.filter((o) => o.prices === "include-by-default"), ...offers.filter((o) => o.prices !== "include-by-default")];
     const names = new Map(offers.map((o) => [o.id, o.displayName]));
     const owned = new Set(offers.filter((o) => o.owned).map((o) => o.id));
