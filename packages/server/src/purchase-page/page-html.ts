@@ -109,12 +109,12 @@ export function offerPageBody(model: OfferPageModel): string {
   const form = blocked
     ? ""
     : `<form id="purchase-form" novalidate>
-<fieldset id="choices">
+<div id="choices">
 <fieldset><legend>Price</legend>
 ${priceRows}
 </fieldset>
 ${quantity}
-</fieldset>
+</div>
 <p id="total" aria-live="polite"></p>
 <div id="payment-element"></div>
 <button type="submit" id="pay">${payLabel}</button>

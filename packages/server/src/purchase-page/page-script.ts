@@ -80,7 +80,7 @@ export const PURCHASE_PAGE_SCRIPT = String.raw`(() => {
         const session = await post("/payments/purchases/purchase-session", choice());
         if (session.client_secret === "") { location.assign(data.returnPage); return; }
         // The code is used up now: the choice is final.
-        choices.disabled = true;
+        for (const input of choices.querySelectorAll("input")) input.disabled = true;
         const { loadStripe } = await import(data.stripeLoader);
         stripe = await loadStripe(data.stripePublishableKey, { stripeAccount: data.stripeAccountId });
         if (!stripe) throw new Error("Stripe could not be loaded.");

@@ -8,7 +8,7 @@ import { isUrlTrustedForProject, projectHomeUrl } from "../config/hosted-pages.j
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { AppEnv } from "../http/context.js";
 import { offerFromSnapshot } from "../services/payments-offers.js";
-import { describePurchaseCode } from "../services/payments-purchases.js";
+import { describePurchaseCodeRow } from "../services/payments-purchases.js";
 import { findUsablePurchaseCode } from "../services/purchase-codes.js";
 import { purchasablePrices } from "../services/purchase-offers.js";
 import { findProject } from "../services/projects.js";
@@ -48,16 +48,15 @@ async function purchasePage(c: Context<AppEnv>): Promise<Response> {
   const { db, env } = deps;
   const fullCode = c.req.param("fullCode") ?? "";
   const lang = pageLanguage(c.req.header("accept-language"));
-  let described: Awaited<ReturnType<typeof describePurchaseCode>>;
   let row: Awaited<ReturnType<typeof findUsablePurchaseCode>>;
   try {
     row = await findUsablePurchaseCode(db, fullCode);
-    described = await describePurchaseCode(deps, fullCode);
   } catch (error) {
     if (!(error instanceof KnownError)) throw error;
     const body = messageBody("This purchase link cannot be used", `${error.message} Ask for a new purchase link.`);
     return html(c, pageDocument({ title: "Purchase link", lang, body }), error.statusCode);
   }
+  const described = await describePurchaseCodeRow(deps, row);
   const project = (await findProject(db, row.project_id))!;
   const config = renderProjectConfig(project.config_override as ConfigObject);
   const returnUrl = trustedReturnUrl(c, project.id, config);

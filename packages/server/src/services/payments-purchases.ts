@@ -84,8 +84,12 @@ export async function createPurchaseUrl(deps: AppDeps, auth: RequestAuth, body: 
 
 /** `validate-code`: what the purchase page shows (the offer's purchasable prices) and what stands in the way. */
 export async function describePurchaseCode(deps: AppDeps, fullCode: string) {
+  return describePurchaseCodeRow(deps, await findUsablePurchaseCode(deps.db, fullCode));
+}
+
+/** The same, for a code already found (the purchase page reads the row too). */
+export async function describePurchaseCodeRow(deps: AppDeps, row: PurchaseCodeRow) {
   const { db } = deps;
-  const row = await findUsablePurchaseCode(db, fullCode);
   const config = configOf(await getProject(db, row.project_id));
   const offer = offerFromSnapshot(row.offer);
   const standing = await purchaseStanding(db, customerOf(row), row.offer_id, offer, config);
