@@ -2,7 +2,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import { describe, expect, it } from "vitest";
 import { paymentsOf } from "../src/apps/client-payment-actions.js";
 import type { CachedStore } from "../src/stores/cached-store.js";
-import { APP_ORIGIN, PASSWORD, adminAppFor, clientAppFor, createTestProject, email, serverAppFor, useLiveServer } from "./support/live-server.js";
+import { APP_ORIGIN, PASSWORD, adminAppFor, clientAppFor, createTestProject, dashboardAppFor, email, serverAppFor, useLiveServer } from "./support/live-server.js";
 
 /**
  * The payment calls of the client, server and admin apps against a real server (no Stripe key: test mode): what
@@ -93,7 +93,7 @@ describe("client payments", () => {
     await expect(hidden).rejects.toMatchObject({ message: `Offer with ID "hidden" does not exist or you don't have permissions to access it.` });
   });
 
-  it("updates an item store and the plan store after a purchase, a focus on the page, and an explicit refresh", async () => {
+  it("updates an item store and the plan store after a purchase made elsewhere (explicit refresh) and a change this app made", async () => {
     const s = await shop();
     const credits = await watch(paymentsOf(s.app).itemStore({ itemId: "credits" }));
     const plans = await watch(paymentsOf(s.app).offersStore({ groupId: "plans" }));
@@ -120,11 +120,27 @@ describe("client payments", () => {
 
   it("holds null in the signed-in user's stores when signed out, and the new user's data after a sign-in", async () => {
     const s = await shop();
+    await (await s.server.getItem({ itemId: "credits", userId: s.userId })).increaseQuantity(5);
     const credits = await watch(paymentsOf(s.app).itemStore({ itemId: "credits" }));
-    expect(credits.value()?.quantity).toBe(10);
+    expect(credits.value()?.quantity).toBe(15);
     await s.app.signOut();
     await expect.poll(() => credits.value()).toBeNull();
+    await s.app.signUpWithCredential({ email: email(), password: PASSWORD, noRedirect: true });
+    await expect.poll(() => credits.value()?.quantity).toBe(10);
     credits.stop();
+  });
+});
+
+describe("the dev server's demo project", () => {
+  it("sells the demo's plans: free by default with 10 credits, pro at USD 9.99 a month", async () => {
+    // In dev mode the internal project is what the demo pages use (services/seed.ts seeds its plans).
+    const app = dashboardAppFor(live.server());
+    await app.signUpWithCredential({ email: email(), password: PASSWORD, noRedirect: true });
+    const plans = await paymentsOf(app).listOffers({ groupId: "plans" });
+    expect(plans.map((o) => [o.id, o.owned])).toEqual([["free", true], ["pro", false]]);
+    expect(plans[1]!.prices).toEqual([{ id: "monthly", amounts: { USD: "9.99" }, interval: [1, "month"] }]);
+    expect((await paymentsOf(app).getItem({ itemId: "credits" })).quantity).toBe(10);
+    expect((await paymentsOf(app).listOffers()).map((o) => o.id)).toContain("credit-pack");
   });
 });
 
