@@ -130,20 +130,27 @@ function granted(h: Holding, itemId: string, now: Date): number {
   return entry.expires === "when-purchase-expires" ? perGrant * grants : perGrant;
 }
 
+/** What the customer's holdings (subscriptions, purchases, defaults) grant of the item now; quantity changes aside. */
+async function grantedQuantity(db: Db, customer: Customer, itemId: string, config: PaymentsConfigSource, now: Date): Promise<number> {
+  let total = 0;
+  for (const h of await holdings(db, customer, paymentsOf(config), now)) total += granted(h, itemId, now);
+  return total;
+}
+
+/** The sum of the item's quantity changes that have not expired at `now`. */
+function changesSum(customer: Customer, itemId: string, now: Date) {
+  return sql<string>`(select coalesce(sum(quantity), 0) from payment_item_quantity_changes
+    where project_id = ${customer.projectId} and customer_type = ${customer.customerType} and customer_id = ${customer.customerId}
+      and item_id = ${itemId} and (expires_at is null or expires_at > ${now}))`;
+}
+
 /** The item's computed quantity for the customer (negative after an allowed overdraw). */
 export async function itemQuantity(db: Db, customer: Customer, itemId: string, config: PaymentsConfigSource, now: Date = new Date()): Promise<number> {
-  const [all, changes] = await Promise.all([
-    holdings(db, customer, paymentsOf(config), now),
-    db.selectFrom("payment_item_quantity_changes")
-      .select(sql<string | null>`sum(quantity)::text`.as("total"))
-      .where("project_id", "=", customer.projectId).where("customer_type", "=", customer.customerType).where("customer_id", "=", customer.customerId)
-      .where("item_id", "=", itemId)
-      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-      .executeTakeFirst(),
+  const [grants, changes] = await Promise.all([
+    grantedQuantity(db, customer, itemId, config, now),
+    sql<{ total: string }>`select ${changesSum(customer, itemId, now)}::text as total`.execute(db),
   ]);
-  let total = Number(changes?.total ?? 0);
-  for (const h of all) total += granted(h, itemId, now);
-  return total;
+  return grants + Number(changes.rows[0]?.total ?? 0);
 }
 
 export interface QuantityChange {
@@ -154,27 +161,25 @@ export interface QuantityChange {
 }
 
 /**
- * Records a quantity change. Race-free: the check and the write run in one transaction under an advisory lock
- * on (project, customer, item), so parallel decreases queue and each sees the ones before it (PostgreSQL and
- * PGlite alike). Throws ITEM_QUANTITY_INSUFFICIENT_AMOUNT when `!allowNegative` and the result would be below 0.
+ * Records a quantity change. Race-free: under an advisory lock on (project, customer, item), one conditional
+ * INSERT adds the change only if the changes so far plus the grants plus `delta` stay at or above zero, so
+ * parallel decreases queue and each sees the ones committed before it (PostgreSQL and PGlite alike). The grants
+ * (subscriptions, purchases, defaults) are computed before the lock: quantity changes never alter them, and the
+ * lock is then held for two statements only. Throws ITEM_QUANTITY_INSUFFICIENT_AMOUNT when `!allowNegative` and
+ * the result would be below 0.
  */
 export async function changeItemQuantity(db: Db, customer: Customer, itemId: string, change: QuantityChange, config: PaymentsConfigSource): Promise<void> {
+  const now = new Date();
+  const grants = change.allowNegative ? 0 : await grantedQuantity(db, customer, itemId, config, now);
   const work = async (trx: Db) => {
     const key = `payments:${customer.projectId}:${customer.customerType}:${customer.customerId}:${itemId}`;
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
-    if (!change.allowNegative) {
-      const current = await itemQuantity(trx, customer, itemId, config);
-      if (current + change.delta < 0) throw new KnownErrors.ItemQuantityInsufficientAmount(itemId, customer.customerId, change.delta);
-    }
-    await trx.insertInto("payment_item_quantity_changes").values({
-      project_id: customer.projectId,
-      customer_type: customer.customerType,
-      customer_id: customer.customerId,
-      item_id: itemId,
-      quantity: change.delta,
-      description: change.description ?? null,
-      expires_at: change.expiresAt ?? null,
-    }).execute();
+    const values = sql`select ${customer.projectId}, ${customer.customerType}, ${customer.customerId}, ${itemId}, ${change.delta}::bigint,
+      ${change.description ?? null}::text, ${change.expiresAt ?? null}::timestamptz`;
+    const condition = change.allowNegative ? sql`` : sql`where ${changesSum(customer, itemId, now)} + ${grants}::bigint + ${change.delta}::bigint >= 0`;
+    const inserted = await sql`insert into payment_item_quantity_changes (project_id, customer_type, customer_id, item_id, quantity, description, expires_at)
+      ${values} ${condition} returning id`.execute(trx);
+    if (inserted.rows.length === 0) throw new KnownErrors.ItemQuantityInsufficientAmount(itemId, customer.customerId, change.delta);
   };
   if (db.isTransaction) await work(db);
   else await db.transaction().execute(work);
