@@ -297,6 +297,15 @@ describe("the webhook's signature", () => {
   });
 });
 
+describe("events Stripe cannot say more about", () => {
+  it("an event about a customer Stripe no longer has is acknowledged (a redelivery would fare alike) and changes nothing", async () => {
+    const { project, accountId } = await connectedProject();
+    const sent = await stripe.sendEvent(server.url, { type: "customer.subscription.deleted", account: accountId, object: { id: "sub_gone", object: "subscription", customer: "cus_gone" } });
+    expect([sent.status, await sent.json()]).toEqual([200, { received: true }]);
+    expect(await server.db.selectFrom("payment_subscriptions").select("id").where("project_id", "=", project.projectId).execute()).toEqual([]);
+  });
+});
+
 describe("a Stripe outage", () => {
   it("answers 503 saying Stripe could not be reached, writes nothing, and works again once Stripe is back", async () => {
     const connected = await connectedProject();

@@ -11,7 +11,7 @@ import Stripe from "stripe";
 import { rawBodyOf } from "../http/body.js";
 import { defineRoute, type Route } from "../http/route.js";
 import { createStripeAccountSession, setupPayments, stripeAccountInfo } from "../services/stripe/stripe-accounts.js";
-import { stripeFor } from "../services/stripe/stripe-client.js";
+import { isStripeUnavailable, stripeFor } from "../services/stripe/stripe-client.js";
 import { handleStripeEvent } from "../services/stripe/stripe-webhooks.js";
 
 const NO_KEY = "Without LATCHKEY_STRIPE_SECRET_KEY on the server this answers 400 (payments run in test mode).";
@@ -86,11 +86,13 @@ export const paymentsStripeRoutes: Route[] = [
       try {
         await handleStripeEvent(deps, stripe, event);
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeError) {
+        if (isStripeUnavailable(error)) {
           // Stripe redelivers an event answered 5xx, so nothing is lost while it cannot be reached.
           throw new HTTPException(503, { message: `Stripe could not be reached while handling ${event.type}; it will deliver the event again.` });
         }
-        throw error;
+        if (!(error instanceof Stripe.errors.StripeError)) throw error;
+        // Stripe refused a read (an account or customer since deleted): a redelivery would be refused alike.
+        deps.log.warn({ err: error, type: event.type, eventId: event.id }, "Stripe event could not be handled: Stripe refused a read");
       }
       return { received: true as const };
     },

@@ -48,6 +48,13 @@ export function isStripeMockMode(deps: Pick<AppDeps, "env">): boolean {
   return deps.env.devMode && deps.env.stripe?.secretKey === STRIPE_MOCK_KEY;
 }
 
+/** Stripe could not be reached, failed itself or asked to slow down: worth trying again later. */
+export function isStripeUnavailable(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError
+  );
+}
+
 /**
  * Runs Stripe calls, turning Stripe being unreachable or failing into a clear answer instead of a 500 with no
  * reason: 503 when it could not be reached (or answered 5xx), 502 when it refused the request. Callers make their
@@ -57,7 +64,7 @@ export async function callStripe<T>(what: string, call: () => Promise<T>): Promi
   try {
     return await call();
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError) {
+    if (isStripeUnavailable(error)) {
       throw new HTTPException(503, { message: `Stripe could not be reached while trying to ${what}; nothing was changed. Please try again later.` });
     }
     if (error instanceof Stripe.errors.StripeError) {
