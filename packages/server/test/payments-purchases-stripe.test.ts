@@ -111,4 +111,28 @@ describe("purchases with Stripe", () => {
     expect(retried.status, await retried.clone().text()).toBe(200);
     expect((await retried.json()).client_secret).toEqual(expect.any(String));
   });
+
+  it("replace a test-mode plan of the group once the Stripe subscription starts, and refuse to stack a second plan on one Stripe bills", async () => {
+    const { project, userId } = await shop(true);
+    const newCode = async (offerId: string) => codeOf((await createUrl(project, { customer_type: "user", customer_id: userId, offer_id: offerId })).body.url);
+    const admin = await api(server.url, "/internal/payments/test-mode-purchase-session", { method: "POST", headers: project.headers("admin"), body: { full_code: await newCode("basic"), price_id: "monthly", quantity: 1 } });
+    expect(admin.status, admin.text).toBe(200);
+    const started = await purchaseSession({ full_code: await newCode("pro"), price_id: "monthly", quantity: 1 });
+    expect(started.status).toBe(200);
+    const plans = () => server.db.selectFrom("payment_subscriptions").select(["offer_id", "status"]).where("project_id", "=", project.projectId).orderBy("created_at").execute();
+    expect(await plans()).toEqual([{ offer_id: "basic", status: "canceled" }]);
+
+    // A plan Stripe bills (as the webhook records it) is not switched from here: refused, the code kept.
+    await server.db
+      .insertInto("payment_subscriptions")
+      .values({ project_id: project.projectId, customer_type: "user", customer_id: userId, offer_id: "pro", offer: "{}", price_id: "monthly", quantity: 1, stripe_subscription_id: "sub_running", status: "active", current_period_start: new Date(), current_period_end: new Date(Date.now() + 86_400_000), creation_source: "PURCHASE_PAGE" })
+      .execute();
+    const basic = await newCode("basic");
+    const refused = await purchaseSession({ full_code: basic, price_id: "monthly", quantity: 1 });
+    const text = "Customer already has a Stripe subscription in this group; switching it to another offer through a purchase link is not supported yet. Cancel the current subscription first.";
+    expect([refused.status, await refused.text()]).toEqual([400, text]);
+    const byAdmin = await api(server.url, "/internal/payments/test-mode-purchase-session", { method: "POST", headers: project.headers("admin"), body: { full_code: basic, price_id: "monthly", quantity: 1 } });
+    expectPlain400(byAdmin, text);
+    expect((await api(server.url, "/payments/purchases/validate-code", { method: "POST", body: { full_code: basic } })).status).toBe(200);
+  });
 });

@@ -32,6 +32,9 @@ export const TEST_MODE_SERVER =
 export const NOT_TEST_MODE_SERVER =
   "This server has a Stripe key, so purchases go through Stripe: test-mode purchases are made by an admin (POST /internal/payments/test-mode-purchase-session).";
 
+export const STRIPE_PLAN_SWITCH =
+  "Customer already has a Stripe subscription in this group; switching it to another offer through a purchase link is not supported yet. Cancel the current subscription first.";
+
 const plain = (status: 400, message: string) => new HTTPException(status, { message });
 
 const configOf = (project: { config_override: unknown }): ProjectConfig => renderProjectConfig(project.config_override as ConfigObject);
@@ -128,9 +131,12 @@ export async function startPurchaseSession(deps: AppDeps, choice: PurchaseChoice
   const offer = offerFromSnapshot(row.offer);
   const standing = await purchaseStanding(db, customerOf(row), row.offer_id, offer, config);
   const price = assertPurchasable(purchasablePrices(row.offer_id, offer), offer, choice.price_id, choice.quantity, standing);
+  const replaces = standing.conflicting.flatMap((o) => o.subscriptionId ?? []);
+  await assertNoStripePlanSwitch(db, replaces);
   await usePurchaseCode(db, row);
+  let started: { client_secret: string };
   try {
-    return await startStripePurchase(deps, {
+    started = await startStripePurchase(deps, {
       projectId: row.project_id,
       stripeAccountId: row.stripe_account_id,
       stripeCustomerId: row.stripe_customer_id,
@@ -146,6 +152,9 @@ export async function startPurchaseSession(deps: AppDeps, choice: PurchaseChoice
     await releasePurchaseCode(db, row);
     throw error;
   }
+  // As the reference does: the test-mode subscriptions of the group that this subscription replaces end now.
+  await cancelSubscriptions(db, customerOf(row), replaces, new Date());
+  return started;
 }
 
 /**
@@ -168,7 +177,9 @@ export async function completeTestModePurchase(deps: AppDeps, choice: PurchaseCh
     const price = assertPurchasable(prices, offer, choice.price_id, choice.quantity, standing);
     const purchase = { customer, offerId: row.offer_id, offer, priceId: choice.price_id, quantity: choice.quantity };
     if (price.interval) {
-      await recordTestModeSubscription(trx, { ...purchase, interval: price.interval, replaces: standing.conflicting.flatMap((o) => o.subscriptionId ?? []) });
+      const replaces = standing.conflicting.flatMap((o) => o.subscriptionId ?? []);
+      await assertNoStripePlanSwitch(trx, replaces);
+      await recordTestModeSubscription(trx, { ...purchase, interval: price.interval, replaces });
     } else {
       await recordOneTimePurchase(trx, { ...purchase, creationSource: "TEST_MODE" });
     }
@@ -223,16 +234,7 @@ export async function recordTestModeSubscription(db: Db, subscription: TestModeS
   const now = subscription.now ?? new Date();
   const { customer } = subscription;
   await inTransaction(db, async (trx) => {
-    if (subscription.replaces.length > 0) {
-      await trx
-        .updateTable("payment_subscriptions")
-        .set({ status: "canceled", updated_at: now })
-        .where("project_id", "=", customer.projectId)
-        .where("customer_type", "=", customer.customerType)
-        .where("customer_id", "=", customer.customerId)
-        .where("id", "in", subscription.replaces)
-        .execute();
-    }
+    await cancelSubscriptions(trx, customer, subscription.replaces, now);
     await trx
       .insertInto("payment_subscriptions")
       .values({
@@ -250,4 +252,27 @@ export async function recordTestModeSubscription(db: Db, subscription: TestModeS
       })
       .execute();
   });
+}
+
+/** Ends the customer's subscriptions of these ids now (status canceled). */
+async function cancelSubscriptions(db: Db, customer: Customer, ids: string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .updateTable("payment_subscriptions")
+    .set({ status: "canceled", updated_at: now })
+    .where("project_id", "=", customer.projectId)
+    .where("customer_type", "=", customer.customerType)
+    .where("customer_id", "=", customer.customerId)
+    .where("id", "in", ids)
+    .execute();
+}
+
+/**
+ * A subscription bought in a group replaces the running one; one that Stripe bills cannot be ended or switched
+ * from here yet (the reference switches it in place at Stripe), and two plans of one group would both be billed.
+ */
+async function assertNoStripePlanSwitch(db: Db, replaces: string[]): Promise<void> {
+  if (replaces.length === 0) return;
+  const atStripe = await db.selectFrom("payment_subscriptions").select("id").where("id", "in", replaces).where("stripe_subscription_id", "is not", null).executeTakeFirst();
+  if (atStripe) throw plain(400, STRIPE_PLAN_SWITCH);
 }
