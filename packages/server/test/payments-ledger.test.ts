@@ -18,6 +18,16 @@ describe("item quantities from subscriptions", () => {
     expect(await quantityOf(project, "user", user.id, "credits")).toBe(100);
   });
 
+  it("a live add-on subscription in the group does not displace the group's default", async () => {
+    const project = await ledgerProject({
+      "payments.offers.extra": { displayName: "Extra", customerType: "user", groupId: "plans", isAddOnTo: { pro: true }, prices: { monthly: { USD: "1", interval: [1, "month"] } }, includedItems: { credits: { quantity: 1 } } },
+    });
+    const user = await customerUser(project);
+    await insertSubscription(project, { customerId: user.id, offerId: "extra", start: daysAgo(1), end: inDays(29) });
+    // "free" (5) still held, plus the add-on's 1 (repeat never, when-repeated: counts while it lives).
+    expect(await quantityOf(project, "user", user.id, "credits")).toBe(6);
+  });
+
   it("when-purchase-expires: every grant so far counts while it lives, none after it ended; the default comes back", async () => {
     const project = await ledgerProject(proExpiring("when-purchase-expires"));
     const live = await customerUser(project);

@@ -17,7 +17,7 @@ export type { Customer } from "./payments-customers.js";
  *   `expires` says what counts: `when-repeated` the current grant while the subscription lives,
  *   `when-purchase-expires` every grant so far while it lives, `never` every grant made while it lived, also
  *   after it ended;
- * - each group's `include-by-default` offer while the customer has no live subscription in that group (an
+ * - each group's `include-by-default` offer while the customer has no live subscription (add-ons aside) in that group (an
  *   ungrouped one always): its included quantity, once. Its repeats are anchored at the epoch, but as nothing
  *   was bought there is nothing to accumulate: whatever `repeat`/`expires` say, the current grant is what counts.
  * A consumption (negative change) does not expire with the grant it was taken from, as in the reference's
@@ -96,7 +96,10 @@ async function holdings(db: Db, customer: Customer, payments: PaymentsConfig, no
     const offer = resolveOffer(payments, row.offer_id, row.offer);
     result.push({ kind: "one_time", offerId: row.offer_id, offer, groupId: offer.groupId ?? null, quantity: row.quantity, anchor: row.created_at, endedAt: null });
   }
-  const subscribedGroups = new Set(result.filter((h) => h.kind === "subscription" && h.groupId !== null && isLive(h, now)).map((h) => h.groupId));
+  // Add-ons sit beside a group's plans rather than replacing them, so they do not displace its default.
+  const subscribedGroups = new Set(
+    result.filter((h) => h.kind === "subscription" && h.groupId !== null && h.offer.isAddOnTo === false && isLive(h, now)).map((h) => h.groupId),
+  );
   for (const [offerId, offer] of Object.entries(payments.offers)) {
     if (offer.prices !== "include-by-default" || offer.customerType !== customer.customerType) continue;
     const groupId = offer.groupId ?? null;
