@@ -58,6 +58,8 @@ const projectPages = [
   createRoute({ getParentRoute: () => projectRoute, path: "domains", component: lazyRouteComponent(() => import("./pages/project/domains-page.js"), "DomainsPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "emails", validateSearch: emailsSearch, component: lazyRouteComponent(() => import("./pages/project/emails-page.js"), "EmailsPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "payments", validateSearch: paymentsSearch, component: lazyRouteComponent(() => import("./pages/project/payments-page.js"), "PaymentsPage") }),
+  createRoute({ getParentRoute: () => projectRoute, path: "data-vault", component: lazyRouteComponent(() => import("./pages/project/data-vault-page.js"), "DataVaultPage") }),
+  createRoute({ getParentRoute: () => projectRoute, path: "config", component: lazyRouteComponent(() => import("./pages/project/config-page.js"), "ConfigPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "webhooks", component: lazyRouteComponent(() => import("./pages/project/webhooks-page.js"), "WebhooksPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "keys", component: lazyRouteComponent(() => import("./pages/project/keys-page.js"), "KeysPage") }),
   createRoute({ getParentRoute: () => projectRoute, path: "settings", component: lazyRouteComponent(() => import("./pages/project/settings-page.js"), "SettingsPage") }),

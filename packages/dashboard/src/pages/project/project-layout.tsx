@@ -14,8 +14,10 @@ const SECTIONS = [
   { to: "/projects/$projectId/domains", label: "Domains" },
   { to: "/projects/$projectId/emails", label: "Emails" },
   { to: "/projects/$projectId/payments", label: "Payments" },
+  { to: "/projects/$projectId/data-vault", label: "Data vault" },
   { to: "/projects/$projectId/webhooks", label: "Webhooks" },
   { to: "/projects/$projectId/keys", label: "Keys" },
+  { to: "/projects/$projectId/config", label: "Config" },
   { to: "/projects/$projectId/settings", label: "Settings" },
 ] as const;
 

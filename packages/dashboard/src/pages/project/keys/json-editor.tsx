@@ -59,6 +59,9 @@ export function JsonEditor({
             ...(describedBy ? { "aria-describedby": describedBy } : {}),
             ...(placeholder ? { "aria-placeholder": placeholder } : {}),
             "aria-multiline": "true",
+            // Already a tab stop (contenteditable); said outright so that axe sees the scroll box of a long
+            // document (the Config page's) as reachable by keyboard.
+            tabindex: "0",
           }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged) onChangeRef.current(update.state.doc.toString());
