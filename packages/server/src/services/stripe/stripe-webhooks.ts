@@ -53,6 +53,7 @@ function stripeCalls(stripe: Stripe, mock: MockData) {
   return {
     retrieveAccount: async (id: string) => merge(await stripe.accounts.retrieve(id), mock["accounts.retrieve"]),
     retrieveCustomer: async (id: string, account: string) => merge(await stripe.customers.retrieve(id, {}, { stripeAccount: account }), mock["customers.retrieve"]),
+    // One page of 100: a customer's subscriptions bought through Latchkey number a handful (one per group and add-on).
     listSubscriptions: async (customer: string, account: string) =>
       merge(await stripe.subscriptions.list({ customer, status: "all", limit: 100 }, { stripeAccount: account }), mock["subscriptions.list"]),
   };
