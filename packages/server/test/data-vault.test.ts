@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { getProject } from "../src/services/projects.js";
 import { getDataVaultValue, rotateVaultKeys } from "../src/services/data-vault.js";
-import { serverSecretKeyWrapper, type KeyWrapper } from "../src/crypto/vault-key-wrapper.js";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serverSecretKeyWrapper, vaultKeyWrapperFor, type KeyWrapper } from "../src/crypto/vault-key-wrapper.js";
 import { openVaultValue, sealVaultValue, vaultContext } from "../src/crypto/vault-envelope.js";
 import { createTestProject, type TestProject } from "./support/test-server.js";
 import { stackSdk } from "./support/stack-sdk.js";
@@ -137,6 +140,39 @@ describe("the data vault at rest", () => {
     expect(await openVaultValue(wrapper, context, sealed)).toBe("through a KMS");
     expect(await openVaultValue(serverSecretKeyWrapper({ serverSecret: server.env.serverSecret, previousServerSecrets: [] }), context, sealed)).toBeUndefined();
     expect(calls).toEqual(["wrap", "unwrap"]);
+  });
+});
+
+describe("LATCHKEY_VAULT_KEY_WRAPPER", () => {
+  it("loads an operator's module exporting createKeyWrapper, given the server's secrets, and refuses one without it", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "latchkey-kms-"));
+    // An operator's wrapper (as a KMS client would be): AES-256-GCM under its own key, named "kms-v1".
+    await writeFile(join(dir, "kms.mjs"), `
+      import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+      export function createKeyWrapper({ serverSecret }) {
+        const key = createHash("sha256").update("kms:" + serverSecret).digest();
+        return {
+          currentKeyId: () => "kms-v1",
+          async wrap(dataKey, context) {
+            const iv = randomBytes(12), c = createCipheriv("aes-256-gcm", key, iv).setAAD(Buffer.from(context));
+            const body = Buffer.concat([c.update(dataKey), c.final()]);
+            return { wrapped: new Uint8Array(Buffer.concat([iv, body, c.getAuthTag()])), keyId: "kms-v1" };
+          },
+          async unwrap(wrapped, keyId, context) {
+            if (keyId !== "kms-v1") return undefined;
+            const b = Buffer.from(wrapped), d = createDecipheriv("aes-256-gcm", key, b.subarray(0, 12)).setAAD(Buffer.from(context));
+            d.setAuthTag(b.subarray(b.length - 16));
+            try { return new Uint8Array(Buffer.concat([d.update(b.subarray(12, b.length - 16)), d.final()])); } catch { return undefined; }
+          },
+        };
+      }`);
+    await writeFile(join(dir, "empty.mjs"), "export const nothing = 1;");
+    const wrapper = await vaultKeyWrapperFor({ serverSecret: "s".repeat(40), previousServerSecrets: [] }, join(dir, "kms.mjs"));
+    expect(await wrapper.currentKeyId()).toBe("kms-v1");
+    const sealed = await sealVaultValue(wrapper, "ctx", "kms-sealed");
+    expect(sealed.kekId).toBe("kms-v1");
+    expect(await openVaultValue(wrapper, "ctx", sealed)).toBe("kms-sealed");
+    await expect(vaultKeyWrapperFor({ serverSecret: "t".repeat(40), previousServerSecrets: [] }, join(dir, "empty.mjs"))).rejects.toThrow(/does not export a createKeyWrapper function/);
   });
 });
 
