@@ -186,8 +186,8 @@ describe("the Payments page", () => {
 
     await page.getByRole("tab", { name: "Transactions" }).click();
     const table = page.getByRole("table", { name: "Transactions, page 1" });
-    await table.getByRole("row").filter({ hasText: "Welcome credits" }).getByRole("cell", { name: "+250" }).waitFor();
-    await table.getByRole("row").filter({ hasText: "-50" }).waitFor();
+    await table.getByRole("row").filter({ hasText: "Welcome credits" }).getByRole("cell", { name: "+250", exact: true }).waitFor();
+    await table.getByRole("cell", { name: "-50", exact: true }).waitFor();
     await expectAccessibleAndNarrow(page);
   });
 

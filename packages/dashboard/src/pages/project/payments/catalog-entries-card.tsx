@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { ConfirmDialog } from "../../../components/confirm-dialog.js";
 import { FailureAlert } from "../../../components/failure-alert.js";
 import { SimpleTable } from "../../../components/simple-table.js";
@@ -42,6 +42,10 @@ export function CatalogEntriesCard({ kind, payments }: { kind: "groups" | "items
   const [removing, setRemoving] = useState<string | null>(null);
   const [blocked, setBlocked] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
+  // The form is below the list: the field to change gets the focus (and scrolls into view) when editing starts.
+  useEffect(() => {
+    if (editing !== null) document.getElementById(`${id}-name`)?.focus();
+  }, [editing, id]);
   const entries = Object.entries(payments[kind]) as [string, { displayName?: string; customerType?: CustomerType }][];
 
   const startEditing = (entryId: string) => {

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { FailureAlert } from "../../../components/failure-alert.js";
 import { TextField } from "../../../components/text-field.js";
 import { useConfigOverrideUpdate } from "../project-config/project-config-queries.js";
@@ -22,6 +22,9 @@ export function OfferForm({ offerId, payments, onDone }: { offerId: string | nul
   const [errors, setErrors] = useState<OfferErrors>({});
   const set = (change: Partial<OfferInput>) => setInput({ ...input, ...change });
   const otherOffers = Object.entries(payments.offers).filter(([other]) => other !== offerId);
+  // The form opens below the list, away from the button that opened it (which it replaces): focus follows.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
 
   const submit = () => {
     save.reset();
@@ -48,7 +51,9 @@ export function OfferForm({ offerId, payments, onDone }: { offerId: string | nul
         submit();
       }}
     >
-      <h3>{offerId ? `Edit ${offerId}` : "Add an offer"}</h3>
+      <h3 ref={heading} tabIndex={-1}>
+        {offerId ? `Edit ${offerId}` : "Add an offer"}
+      </h3>
       {offerId ? null : (
         <TextField
           id={`${id}-id`}

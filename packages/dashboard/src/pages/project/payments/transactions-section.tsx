@@ -1,5 +1,6 @@
 import type { Transaction } from "@latchkey/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import { useId, useState } from "react";
 import { SimpleTable } from "../../../components/simple-table.js";
 import { errorMessage } from "../../../error-message.js";
@@ -105,7 +106,7 @@ export function TransactionsSection() {
             region={`Transactions, page ${pageNumber}`}
           >
             {page.data.transactions.map((transaction) => (
-              <TransactionRow key={`${transaction.type}-${transaction.id}`} transaction={transaction} />
+              <TransactionRow key={`${transaction.type}-${transaction.id}`} projectId={projectId} transaction={transaction} />
             ))}
           </SimpleTable>
           <nav className="payments-pager" aria-label="Pages of transactions">
@@ -131,7 +132,7 @@ export function TransactionsSection() {
   );
 }
 
-function TransactionRow({ transaction }: { transaction: Transaction }) {
+function TransactionRow({ projectId, transaction }: { projectId: string; transaction: Transaction }) {
   const { price } = transaction;
   return (
     <tr>
@@ -148,7 +149,7 @@ function TransactionRow({ transaction }: { transaction: Transaction }) {
         ) : null}
       </td>
       <td>
-        {transaction.customerType} <code>{transaction.customerId}</code>
+        <CustomerCell projectId={projectId} transaction={transaction} />
       </td>
       <td>
         {transaction.type === "item_quantity_change" ? (
@@ -166,4 +167,28 @@ function TransactionRow({ transaction }: { transaction: Transaction }) {
       <td>{transaction.status ?? ""}</td>
     </tr>
   );
+}
+
+/** A user or team customer links to their page; a custom customer is the app's own id. */
+function CustomerCell({ projectId, transaction: { customerType, customerId } }: { projectId: string; transaction: Transaction }) {
+  const id = <code>{customerId}</code>;
+  if (customerType === "user")
+    return (
+      <>
+        user{" "}
+        <Link to="/projects/$projectId/users/$userId" params={{ projectId, userId: customerId }}>
+          {id}
+        </Link>
+      </>
+    );
+  if (customerType === "team")
+    return (
+      <>
+        team{" "}
+        <Link to="/projects/$projectId/teams/$teamId" params={{ projectId, teamId: customerId }}>
+          {id}
+        </Link>
+      </>
+    );
+  return <>custom {id}</>;
 }
