@@ -149,9 +149,10 @@ describe("config overrides", () => {
 
   it.each([
     ["not JSON", "{oops", "Invalid config JSON"],
-    ["an unknown key", JSON.stringify({ "auth.foo": true }), 'The key "auth.foo" is not valid for the schema.'],
-    ["a value of the wrong type", JSON.stringify({ "auth.allowSignUp": "yes" }), "auth.allowSignUp must be a `boolean` type, but the final value was: `\"yes\"`."],
-    ["an array", "[]", "Config override must be plain old JavaScript object."],
+    // The reference's wording, prefixed with the stage that refused it (issue 33).
+    ["an unknown key", JSON.stringify({ "auth.foo": true }), '[ERROR] The key "auth.foo" is not valid for the schema.'],
+    ["a value of the wrong type", JSON.stringify({ "auth.allowSignUp": "yes" }), "[ERROR] auth.allowSignUp must be a `boolean` type, but the final value was: `\"yes\"`."],
+    ["an array", "[]", "[ERROR] Config override must be plain old JavaScript object."],
   ])("rejects an override with %s and changes nothing", async (_name, overrideString, message) => {
     const project = await createTestProject(server);
     const before = await readConfig(project);
