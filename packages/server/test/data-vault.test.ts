@@ -54,10 +54,13 @@ describe("the data vault's routes", () => {
     });
   });
 
-  it("refuse an empty hashed key as a SCHEMA_ERROR and client callers outright", async () => {
+  it("refuse an empty or overlong hashed key as a SCHEMA_ERROR and client callers outright", async () => {
     const project = await vaultProject();
     expectSchemaError(await set(project, "tokens", "", "x"), "body.hashed_key must not be empty");
     expectSchemaError(await get(project, "tokens", ""), "body.hashed_key must not be empty");
+    // Latchkey's bound (an index entry): far above the SDKs' 44 characters.
+    expectSchemaError(await set(project, "tokens", "k".repeat(1025), "x"), "body.hashed_key must be at most 1024 characters");
+    expect((await set(project, "tokens", "k".repeat(1024), "x")).status).toBe(200);
     const client = await as(project, "client", "/data-vault/stores/tokens/get", { body: { hashed_key: "aGFzaA==" } });
     expectKnownError(client, "INSUFFICIENT_ACCESS_TYPE", 401);
   });

@@ -8,8 +8,15 @@ import { z } from "zod";
 
 export const dataVaultStoreParams = z.object({ id: z.string() });
 
+/**
+ * The SDKs send 44 characters (base64 of a SHA-256-sized hash). The bound is Latchkey's: the key is part of a
+ * database index, whose entries PostgreSQL caps near 2.7 KB.
+ */
+export const MAX_DATA_VAULT_HASHED_KEY_LENGTH = 1024;
+const hashedKey = z.string().min(1).max(MAX_DATA_VAULT_HASHED_KEY_LENGTH);
+
 export const dataVaultSetBody = z.strictObject({
-  hashed_key: z.string().min(1),
+  hashed_key: hashedKey,
   // May be empty: the protocol stores whatever the app sends.
   encrypted_value: z.string(),
 });
@@ -17,7 +24,7 @@ export type DataVaultSetBody = z.infer<typeof dataVaultSetBody>;
 
 export const dataVaultSetResponse = z.strictObject({ success: z.literal(true) });
 
-export const dataVaultGetBody = z.strictObject({ hashed_key: z.string().min(1) });
+export const dataVaultGetBody = z.strictObject({ hashed_key: hashedKey });
 export type DataVaultGetBody = z.infer<typeof dataVaultGetBody>;
 
 export const dataVaultGetResponse = z.strictObject({ encrypted_value: z.string() });
