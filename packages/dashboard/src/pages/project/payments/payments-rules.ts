@@ -52,6 +52,8 @@ export function moneyProblem(value: string, currency: CurrencyCode): string | un
 export function intervalCountProblem(value: string): string | undefined {
   if (!/^[0-9]+$/.test(value)) return "Enter a whole number.";
   if (value.length > 1 && value.startsWith("0")) return "Leave out leading zeros.";
+  // The config allows 0, which would bill (or repeat) without end: choose "none" for no interval instead.
+  if (Number(value) === 0) return "Enter at least 1.";
   return Number(value) > 1000 ? "Enter at most 1000." : undefined;
 }
 
