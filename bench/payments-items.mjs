@@ -4,7 +4,8 @@
 //       ?allow_negative=false {delta: -1}, 32 concurrent — all on one (customer, item), so every call queues on
 //       the same advisory lock: this is the worst case, not a typical spread of customers;
 //   (2) item reads: GET /payments/items/custom/{id}/tokens, 32 concurrent, for a customer with a live
-//       subscription (weekly grants), a one-time purchase and a few hundred quantity changes;
+//       subscription (weekly grants), a one-time purchase and a few hundred quantity changes (and, for scale, a
+//       plain GET /users/{id} at the same concurrency);
 //   (3) exactness: 2,000 decreases of 1 at 32 concurrent against a balance of 500: exactly 500 succeed, 0 left.
 // After (1) the final balance must equal the start minus the successes. Not part of `npm test` (STYLE.md §9).
 //
@@ -48,7 +49,7 @@ try {
   };
   const ok = async (...a) => {
     const r = await call(...a);
-    if (r.status !== 200) throw new Error(`${a[0]} ${a[1]}: ${r.status} ${JSON.stringify(r.body)}`);
+    if (r.status !== 200 && r.status !== 201) throw new Error(`${a[0]} ${a[1]}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
 
@@ -90,6 +91,10 @@ try {
     if ((await quantity("reader")) !== expected) throw new Error("wrong quantity read");
   });
 
+  // For scale, under the same conditions: a read the pipeline answers from one indexed row.
+  const user = await ok("POST", "/users", serverHeaders, { display_name: "bench" });
+  const baseline = await measureFor(DURATION_MS / 2, CONNECTIONS, () => ok("GET", `/users/${user.id}`, serverHeaders));
+
   // (3) Exactness where the balance runs out.
   await ok("POST", `${item("scarce")}/update-quantity`, serverHeaders, { delta: 500 });
   let exactOk = 0;
@@ -105,6 +110,7 @@ try {
   report("tryDecreaseQuantity, one hot customer (POST …/update-quantity?allow_negative=false)", decreases);
   console.log(`    ${succeeded} succeeded, ${refused} refused; balance ${START} → ${left}: ${exact1 ? "exact" : "WRONG"}`);
   report("item reads (GET /payments/items/…)", reads);
+  report("baseline GET /users/{id}", baseline);
   console.log(`  exactness: 2000 decreases of 1 on a balance of 500 → ${exactOk} succeeded, ${scarceLeft} left: ${exactOk === 500 && scarceLeft === 0 ? "exact" : "WRONG"}`);
   if (!exact1 || exactOk !== 500 || scarceLeft !== 0) process.exitCode = 1;
 } finally {
