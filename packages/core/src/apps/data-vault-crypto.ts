@@ -39,9 +39,14 @@ async function iteratedHash(purpose: string, extra: string, value: Uint8Array, i
   return new Uint8Array(await crypto.subtle.deriveBits({ name: "PBKDF2", salt, iterations, hash: "SHA-256" }, input, 256));
 }
 
-function derivedKey(secret: string, key: string): Promise<Uint8Array> {
+/** The 100,000-round derivation both the hashed key and the value's encryption start from: compute it once. */
+export function derivedVaultKey(secret: string, key: string): Promise<Uint8Array> {
   return iteratedHash(DERIVED_KEY_PURPOSE, secret, utf8(key), ITERATIONS);
 }
+
+/** A key's derivation, given either as the secret and key or as `derivedVaultKey`'s result. */
+type Derived = Uint8Array | { secret: string; key: string };
+const derivedOf = (from: Derived) => (from instanceof Uint8Array ? Promise.resolve(from) : derivedVaultKey(from.secret, from.key));
 
 async function valueKey(derived: Uint8Array, salt: Uint8Array): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey("raw", derived as BufferSource, "HKDF", false, ["deriveKey"]);
@@ -49,14 +54,14 @@ async function valueKey(derived: Uint8Array, salt: Uint8Array): Promise<CryptoKe
   return crypto.subtle.deriveKey({ name: "HKDF", salt: salt as BufferSource, hash: "SHA-256", info }, base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
 }
 
-export async function hashVaultKey(secret: string, key: string): Promise<string> {
-  return toBase64(await iteratedHash(HASH_PURPOSE, secret, await derivedKey(secret, key), 1));
+export async function hashVaultKey(secret: string, key: string, derived?: Uint8Array): Promise<string> {
+  return toBase64(await iteratedHash(HASH_PURPOSE, secret, derived ?? (await derivedVaultKey(secret, key)), 1));
 }
 
-export async function encryptVaultValue(secret: string, key: string, value: string): Promise<string> {
+export async function encryptVaultValue(from: Derived, value: string): Promise<string> {
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const nonce = crypto.getRandomValues(new Uint8Array(12));
-  const aesKey = await valueKey(await derivedKey(secret, key), salt);
+  const aesKey = await valueKey(await derivedOf(from), salt);
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce }, aesKey, utf8(value)));
   const out = new Uint8Array(2 + 16 + 12 + sealed.length);
   out.set([1, 0]);
@@ -71,10 +76,10 @@ export class DataVaultDecryptionError extends Error {
   override name = "DataVaultDecryptionError";
 }
 
-export async function decryptVaultValue(secret: string, key: string, encrypted: string): Promise<string> {
+export async function decryptVaultValue(from: Derived, encrypted: string): Promise<string> {
   const bytes = fromBase64(encrypted);
   if (bytes.length < 30 + 16 || bytes[0] !== 1 || bytes[1] !== 0) throw new DataVaultDecryptionError("The stored value is not in the data vault's format (version 1.0).");
-  const aesKey = await valueKey(await derivedKey(secret, key), bytes.subarray(2, 18));
+  const aesKey = await valueKey(await derivedOf(from), bytes.subarray(2, 18));
   try {
     return new TextDecoder().decode(await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes.subarray(18, 30) }, aesKey, bytes.subarray(30)));
   } catch {

@@ -1,6 +1,6 @@
 import { isKnownError } from "../http/client-errors.js";
 import type { AppContext } from "./app-context.js";
-import { decryptVaultValue, encryptVaultValue, hashVaultKey } from "./data-vault-crypto.js";
+import { decryptVaultValue, derivedVaultKey, encryptVaultValue, hashVaultKey } from "./data-vault-crypto.js";
 
 const HASHED_KEY_DOES_NOT_EXIST = new Set(["DATA_VAULT_STORE_HASHED_KEY_DOES_NOT_EXIST"]);
 
@@ -45,12 +45,15 @@ export function serverDataVaultActions(ctx: AppContext): ServerDataVaultActions 
         id,
         async setValue(key, value, options) {
           checkSecret(options);
-          const [hashedKey, encryptedValue] = await Promise.all([hashVaultKey(options.secret, key), encryptVaultValue(options.secret, key, value)]);
+          // The costly derivation (100,000 PBKDF2 rounds) once, for both the hashed key and the encryption.
+          const derived = await derivedVaultKey(options.secret, key);
+          const [hashedKey, encryptedValue] = await Promise.all([hashVaultKey(options.secret, key, derived), encryptVaultValue(derived, value)]);
           await ctx.call({ method: "POST", path: path(id, "set"), session: null, body: { hashed_key: hashedKey, encrypted_value: encryptedValue } });
         },
         async getValue(key, options) {
           checkSecret(options);
-          const hashedKey = await hashVaultKey(options.secret, key);
+          const derived = await derivedVaultKey(options.secret, key);
+          const hashedKey = await hashVaultKey(options.secret, key, derived);
           let answer: { encrypted_value: string };
           try {
             answer = await ctx.call<{ encrypted_value: string }>({ method: "POST", path: path(id, "get"), session: null, body: { hashed_key: hashedKey } });
@@ -58,7 +61,7 @@ export function serverDataVaultActions(ctx: AppContext): ServerDataVaultActions 
             if (isKnownError(error, HASHED_KEY_DOES_NOT_EXIST)) return null;
             throw error;
           }
-          return decryptVaultValue(options.secret, key, answer.encrypted_value);
+          return decryptVaultValue(derived, answer.encrypted_value);
         },
       };
     },
