@@ -1,4 +1,4 @@
-import { KnownError, KnownErrors, knownErrorVariant, type KnownErrorJson } from "./errors/index.js";
+import { KnownError, KnownErrors, knownErrorVariant, type CustomerType, type KnownErrorJson } from "./errors/index.js";
 
 /**
  * The two versions of the wire protocol Latchkey answers in (issue 14). Clients of Stack Auth's SDK 2.8.41
@@ -78,6 +78,19 @@ export const ERROR_TRANSLATIONS: Readonly<Record<string, Partial<Record<Dialect,
   // An invitation addressed to someone else is, for this user, no invitation at all; 2.8.41's clients expect
   // the verification-code errors from invitation flows and handle them.
   TEAM_INVITATION_EMAIL_MISMATCH: { "2.8.41": () => new KnownErrors.VerificationCodeNotFound() },
+  // 2.8.108 names offers "products". A client is not told whether a server-only offer exists, so no context.
+  OFFER_DOES_NOT_EXIST: { "2.8.108": (error) => new KnownErrors.ProductDoesNotExist(String(error.details?.offer_id ?? ""), null) },
+  OFFER_CUSTOMER_TYPE_DOES_NOT_MATCH: {
+    "2.8.108": (error) => {
+      const d = error.details ?? {};
+      return new KnownErrors.ProductCustomerTypeDoesNotMatch(
+        (d.offer_id as string | null) ?? undefined,
+        String(d.customer_id ?? ""),
+        (d.offer_customer_type as CustomerType | null) ?? undefined,
+        (d.actual_customer_type as CustomerType) ?? "user",
+      );
+    },
+  },
 };
 
 /**

@@ -46,6 +46,11 @@ describe("the two dialects' known errors", () => {
       ["TeamInvitationRestrictedUserNotAllowed", [{ type: "anonymous" }]],
       ["TeamInvitationRestrictedUserNotAllowed", [{ type: "email_not_verified" }]],
       ["TeamInvitationEmailMismatch", []],
+      ["ProductDoesNotExist", ["pro", null]],
+      ["ProductDoesNotExist", ["pro", "server_only"]],
+      ["ProductDoesNotExist", ["credits", "item_exists"]],
+      ["ProductCustomerTypeDoesNotMatch", ["pro", "user-1", "team", "user"]],
+      ["ProductCustomerTypeDoesNotMatch", [undefined, "team-1", undefined, "team"]],
     ];
     for (const [name, args] of samples) {
       const ours = new (KnownErrors[name] as unknown as new (...a: unknown[]) => InstanceType<typeof KnownErrors.SchemaError>)(...args);
@@ -64,6 +69,14 @@ describe("the two dialects' known errors", () => {
       expect(JSON.stringify(knownErrorInDialect(ours, "2.8.41").body)).toBe(JSON.stringify(ref41.toDescriptiveJson()));
       expect(JSON.stringify(knownErrorInDialect(ours, "2.8.108").body)).toBe(JSON.stringify(ref.toDescriptiveJson()));
     }
+  });
+
+  it("sends 2.8.108 an offer's refusals under its product names, as its SDK reads them", () => {
+    const missing = knownErrorInDialect(new KnownErrors.OfferDoesNotExist("pro", "client"), "2.8.108");
+    expect(missing).toEqual({ status: 400, body: new ref108.ProductDoesNotExist!("pro", null).toDescriptiveJson() });
+    const mismatch = knownErrorInDialect(new KnownErrors.OfferCustomerTypeDoesNotMatch("pro", "u-1", "team", "user"), "2.8.108");
+    expect(mismatch).toEqual({ status: 400, body: new ref108.ProductCustomerTypeDoesNotMatch!("pro", "u-1", "team", "user").toDescriptiveJson() });
+    expect(knownErrorInDialect(new KnownErrors.OfferDoesNotExist("pro", "client"), "2.8.41").body.code).toBe("OFFER_DOES_NOT_EXIST");
   });
 
   it("translates a restricted user's refusal for 2.8.41, which has no restricted users, into the anonymous refusal", () => {

@@ -23,7 +23,10 @@ const refClasses = Ref as unknown as Record<Name, RefClass>;
 const ourClasses = KnownErrors as unknown as Record<Name, OurClass>;
 const names = Object.keys(Ref).sort() as Name[];
 /** Errors only the newer protocol (2.8.108) has, compared with its catalogue in dialects.test.ts. */
-const NEWER_NAMES = ["PublishableClientKeyRequiredForProject", "RestrictedUserNotAllowed", "TeamInvitationRestrictedUserNotAllowed", "TeamInvitationEmailMismatch"];
+const NEWER_NAMES = [
+  "PublishableClientKeyRequiredForProject", "RestrictedUserNotAllowed", "TeamInvitationRestrictedUserNotAllowed", "TeamInvitationEmailMismatch",
+  "ProductDoesNotExist", "ProductCustomerTypeDoesNotMatch",
+];
 
 const family = (): unknown[][] => [
   [401, "A family error built directly.", { reason: "sample", nested: { list: [1, "two"] } }],

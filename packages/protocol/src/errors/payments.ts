@@ -77,3 +77,37 @@ export const StripeAccountInfoNotFound = defineKnownError("STRIPE_ACCOUNT_INFO_N
   build: () => ({ message: "Stripe account information not found. Please make sure the user has onboarded with Stripe." }),
   fromDetails: () => [],
 });
+
+// 2.8.108 calls offers "products": the same errors under its names (sent to that version instead of the two above).
+export const ProductDoesNotExist = defineKnownError("PRODUCT_DOES_NOT_EXIST", {
+  status: 400,
+  build: (productId: string, context: "server_only" | "item_exists" | null) => ({
+    message: `Product with ID ${JSON.stringify(productId)} ${
+      context === "server_only"
+        ? "is marked as server-only and cannot be accessed client side."
+        : context === "item_exists"
+          ? "does not exist, but an item with this ID exists."
+          : "does not exist."
+    }`,
+    details: { product_id: productId, context },
+  }),
+  fromDetails: (d) => [d?.product_id, d?.context ?? null],
+});
+
+export const ProductCustomerTypeDoesNotMatch = defineKnownError("PRODUCT_CUSTOMER_TYPE_DOES_NOT_MATCH", {
+  status: 400,
+  build: (productId: string | undefined, customerId: string, productCustomerType: CustomerType | undefined, actualCustomerType: CustomerType) => ({
+    message: `The ${actualCustomerType} with ID ${JSON.stringify(customerId)} is not a valid customer for the inline product that has been passed in. ${
+      productCustomerType
+        ? `The product is configured to only be available for ${productCustomerType} customers, but the customer is a ${actualCustomerType}.`
+        : "The product is missing a customer type field. Please make sure it is set up correctly in your project configuration."
+    }`,
+    details: {
+      product_id: productId ?? null,
+      customer_id: customerId,
+      product_customer_type: productCustomerType ?? null,
+      actual_customer_type: actualCustomerType,
+    },
+  }),
+  fromDetails: (d) => [d?.product_id ?? undefined, d?.customer_id, d?.product_customer_type ?? undefined, d?.actual_customer_type],
+});
