@@ -49,6 +49,7 @@ describe("GET /payments/items/{customer_type}/{customer_id}/{item_id}", () => {
     for (const [type, id, item] of [["user", other.id, "credits"], ["team", foreignTeam, "seats"], ["custom", "org:acme", "tokens"]] as const) {
       const refused = await getItem(project, "client", type, id, item, user.tokens);
       expect(refused.status, `${type}: ${refused.text}`).toBe(403);
+      expect(refused.text).toBe("Clients can only read the items of their own user or of teams they are a member of.");
     }
   });
 
