@@ -10,7 +10,7 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
 export const transactionsQuery = z.object({
   cursor: z.string().optional(),
-  /** 1 to 200, 50 when left out (a decimal string, as query parameters are). */
+  /** Clamped to 1…200; 50 when left out or not a number (a decimal string, as query parameters are). */
   limit: z.string().optional(),
   type: z.enum(TRANSACTION_TYPES).optional(),
   customer_type: z.enum(["user", "team", "custom"]).optional(),

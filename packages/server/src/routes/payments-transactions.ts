@@ -1,4 +1,3 @@
-import { KnownErrors } from "@latchkey/protocol/errors";
 import { transactionsQuery, transactionsResponse } from "@latchkey/protocol/schemas";
 import { defineRoute, type Route } from "../http/route.js";
 import { listTransactions } from "../services/payments-transactions.js";
@@ -6,11 +5,10 @@ import { listTransactions } from "../services/payments-transactions.js";
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 200;
 
+/** As the reference reads `limit`: an integer clamped to 1…200, 50 when left out or not a number. */
 function limitOf(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
-  const limit = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) throw new KnownErrors.SchemaError(`limit must be an integer between 1 and ${MAX_LIMIT}`);
-  return limit;
+  const parsed = raw === undefined ? NaN : Number.parseInt(raw, 10);
+  return Math.max(1, Math.min(MAX_LIMIT, Number.isFinite(parsed) ? parsed : DEFAULT_LIMIT));
 }
 
 /** The admin's list of transactions (issue 32). */
