@@ -73,13 +73,19 @@ describe("client payments", () => {
     expect(all.map((o) => o.id)).not.toContain("hidden");
   });
 
-  it("reads the signed-in user's item, and a purchase link that opens the hosted purchase page", async () => {
+  it("reads the signed-in user's item, and purchase links for the user and for one of their teams", async () => {
     const s = await shop();
     expect(await paymentsOf(s.app).getItem({ itemId: "credits" })).toEqual({ id: "credits", displayName: "Credits", quantity: 10, nonNegativeQuantity: 10 });
     const url = new URL(await paymentsOf(s.app).createCheckoutUrl({ offerId: "pro", returnUrl: `${APP_ORIGIN}/pricing` }));
     expect(url.origin).toBe(live.server().env.publicUrl);
     expect(url.pathname).toMatch(new RegExp(`^/purchase/${s.project.projectId}_`));
     expect(url.searchParams.get("return_url")).toBe(`${APP_ORIGIN}/pricing`);
+
+    // For a team the user is a member of: the team's offer.
+    const team = await s.admin.createServerTeam({ displayName: "Crew" });
+    await s.admin.addServerTeamMember(team.id, s.userId);
+    expect(await paymentsOf(s.app).createCheckoutUrl({ offerId: "team-plan", teamId: team.id })).toMatch(new RegExp(`/purchase/${s.project.projectId}_`));
+    expect((await paymentsOf(s.app).listOffers({ teamId: team.id })).map((o) => o.id)).toEqual(["team-plan"]);
   });
 
   it("refuses another user's items and server-only offers to a client with the catalogue's errors", async () => {
