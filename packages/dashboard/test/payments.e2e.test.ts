@@ -192,8 +192,12 @@ describe("the Payments page", () => {
   });
 
   it("makes a test-mode purchase for a user and pages through the transactions", async () => {
-    const { page, admin, user } = await projectWithCatalog("Customers");
-    await openCustomer(page, "Users", user.id);
+    const { page, projectId, admin, user } = await projectWithCatalog("Customers");
+    // The user's page links to their items and purchases: the Customers tab with them open.
+    await page.goto(`${harness.server.url}/dashboard/projects/${projectId}/users/${user.id}`);
+    await page.getByRole("link", { name: "Items and purchases" }).click();
+    await page.getByRole("heading", { name: `Items of user ${user.id}` }).waitFor();
+    expect(await page.getByLabel("Customer id").inputValue()).toBe(user.id);
     const purchase = page.getByRole("form", { name: "Test-mode purchase" });
     await purchase.getByLabel("Offer", { exact: true }).selectOption("pro");
     await purchase.getByLabel("Price", { exact: true }).selectOption("monthly");

@@ -24,7 +24,8 @@ export function PaymentsPage() {
   const current = useSearch({ from: "/projects/$projectId/payments" }).tab ?? "setup";
   const navigate = useNavigate({ from: "/projects/$projectId/payments" });
   // Replaced, not pushed: Back leaves the page rather than stepping through its tabs.
-  const setCurrent = (tab: PaymentsTabId) => void navigate({ search: tab === "setup" ? {} : { tab }, replace: true });
+  // The customer open on the Customers tab stays in the address while other tabs are looked at.
+  const setCurrent = (tab: PaymentsTabId) => void navigate({ search: (previous) => ({ ...previous, tab: tab === "setup" ? undefined : tab }), replace: true });
   const tabs = useRef<Record<string, HTMLButtonElement | null>>({});
   const active = TABS.find((tab) => tab.id === current)!;
 

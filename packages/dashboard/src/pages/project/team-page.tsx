@@ -34,6 +34,11 @@ export function TeamPage() {
         {(loaded) => (
           <>
             <h2 className="dashboard-title">{loaded.displayName}</h2>
+            <p>
+              <Link to="/projects/$projectId/payments" params={{ projectId }} search={{ tab: "customers", customer: `team:${loaded.id}` }}>
+                Items and purchases of this team
+              </Link>
+            </p>
             <TeamDetailsCard projectId={projectId} admin={admin} team={loaded} />
             <TeamMembersCard projectId={projectId} admin={admin} teamId={loaded.id} />
             <TeamPermissionsCard projectId={projectId} admin={admin} teamId={loaded.id} />

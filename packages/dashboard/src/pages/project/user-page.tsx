@@ -31,6 +31,10 @@ export function UserPage() {
       <p>
         <Link to="/projects/$projectId/users" params={{ projectId }}>
           ← All users
+        </Link>{" "}
+        ·{" "}
+        <Link to="/projects/$projectId/payments" params={{ projectId }} search={{ tab: "customers", customer: `user:${userId}` }}>
+          Items and purchases
         </Link>
       </p>
       <QueryState

@@ -1,3 +1,4 @@
+import { useNavigate, useSearch } from "@tanstack/react-router";
 import { useId, useState } from "react";
 import { QueryState } from "../../../components/query-state.js";
 import { TextField } from "../../../components/text-field.js";
@@ -6,6 +7,7 @@ import { useProjectConfig } from "../project-config/project-config-queries.js";
 import { CustomerItemsCard } from "./customer-items-card.js";
 import { paymentsConfigOf } from "./payments-config.js";
 import type { ChosenCustomer } from "./payments-queries.js";
+import { customerOfSearch } from "./payments-search.js";
 import { CUSTOMER_TYPES, CUSTOMER_TYPE_LABELS, type CustomerType } from "./payments-rules.js";
 import { TestPurchaseCard } from "./test-purchase-card.js";
 
@@ -24,9 +26,13 @@ export function CustomersSection() {
   const admin = useProjectAdmin(projectId);
   const config = useProjectConfig();
   const id = useId();
-  const [input, setInput] = useState<ChosenCustomer>({ type: "user", id: "" });
+  // The open customer is in the address (`?customer=user:<id>`), where the user and team pages link.
+  const search = useSearch({ from: "/projects/$projectId/payments" });
+  const navigate = useNavigate({ from: "/projects/$projectId/payments" });
+  const customer = customerOfSearch(search.customer) ?? null;
+  const [input, setInput] = useState<ChosenCustomer>(customer ?? { type: "user", id: "" });
   const [error, setError] = useState<string | undefined>();
-  const [customer, setCustomer] = useState<ChosenCustomer | null>(null);
+  const setCustomer = (chosen: ChosenCustomer) => void navigate({ search: (previous) => ({ ...previous, customer: `${chosen.type}:${chosen.id}` }), replace: true });
 
   return (
     <>
