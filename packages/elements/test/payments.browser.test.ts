@@ -1,5 +1,5 @@
 import { expect } from "@esm-bundle/chai";
-import { createServerApp } from "@latchkey/core";
+import { createServerApp, paymentsOf } from "@latchkey/core";
 import { setLocale } from "../src/base/i18n.js";
 import { axe } from "./support/axe.js";
 import { createProject, type BrowserTestProject } from "./support/harness.js";
@@ -119,6 +119,13 @@ describe("<auth-pricing-table> and <auth-item-balance>", () => {
     await (await server.getItem({ itemId: "seats", teamId })).increaseQuantity(3);
     person.host.insertAdjacentHTML("beforeend", `<auth-item-balance item="seats" team-id="${teamId}"></auth-item-balance>`);
     await until(() => text(person.q("auth-item-balance[team-id]")) === "Seats 3");
+
+    // Moved elsewhere in the page, it keeps following its balance.
+    const balance = person.q("auth-item-balance[team-id]");
+    person.host.prepend(balance);
+    await (await server.getItem({ itemId: "seats", teamId })).increaseQuantity(1);
+    await paymentsOf(person.app).refreshPayments();
+    await until(() => text(balance) === "Seats 4");
   });
 
   it("says why a balance cannot be shown in an alert", async () => {

@@ -27,6 +27,12 @@ export abstract class PaymentsElement<T> extends AuthElement {
     this.follow();
   }
 
+  // Moved in the page (disconnected, then connected again): subscribe again on the update this asks for.
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.requestUpdate();
+  }
+
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.current?.stop();
