@@ -1,6 +1,15 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "./context.js";
+import { MAX_CONFIG_OVERRIDE_BYTES } from "../config/config-override-check.js";
+
+/**
+ * Routes that take more than LATCHKEY_MAX_BODY_BYTES: a project's config override may hold 5 MB of JSON
+ * (issue 33), sent as a string inside the JSON body (so with escapes); its route refuses more than 5 MB itself.
+ */
+const LARGER_BODY_ROUTES: readonly { suffix: string; maxBytes: number }[] = [
+  { suffix: "/internal/config/override", maxBytes: MAX_CONFIG_OVERRIDE_BYTES + 1024 * 1024 },
+];
 
 /**
  * Refuses a request body larger than `maxBytes` before reading it (issue 17: a 200 MB body was read whole
@@ -12,7 +21,8 @@ export function limitBodySize(): MiddlewareHandler<AppEnv> {
     // Asking a request without a body for its body still makes @hono/node-server build a whole fetch Request
     // (a tenth of the CPU of `GET /users/me`), so requests that carry none are let through untouched.
     if (!carriesBody(c.req.raw)) return next();
-    const maxBytes = c.get("deps").env.maxBodyBytes;
+    const larger = LARGER_BODY_ROUTES.find((route) => c.req.path.endsWith(route.suffix));
+    const maxBytes = Math.max(c.get("deps").env.maxBodyBytes, larger?.maxBytes ?? 0);
     const check = bodyLimit({
       maxSize: maxBytes,
       onError: (c) => c.text(`Request body too large: at most ${maxBytes} bytes are accepted.`, 413, { connection: "close" }),
