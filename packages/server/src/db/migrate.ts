@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sql } from "kysely";
+import { StartupError } from "../startup-error.js";
 import type { Db } from "./connect.js";
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL("./migrations/", import.meta.url));
@@ -29,6 +30,7 @@ export async function migrate(db: Db): Promise<string[]> {
       await sql`create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())`.execute(conn);
       const done = await sql<{ name: string }>`select name from schema_migrations`.execute(conn);
       const applied = new Set(done.rows.map((r) => r.name));
+      refuseNewerDatabase(applied, files);
       const newlyApplied: string[] = [];
       for (const file of files) {
         if (applied.has(file)) continue;
@@ -44,4 +46,18 @@ export async function migrate(db: Db): Promise<string[]> {
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`.execute(conn);
     }
   });
+}
+
+/**
+ * A database that has applied migrations this code does not have was upgraded by a newer Latchkey: this older
+ * code would run against tables it does not know (a rollback of the code without one of the database), so it
+ * refuses to start, naming what the database has.
+ */
+function refuseNewerDatabase(applied: Set<string>, files: string[]): void {
+  const known = new Set(files);
+  const unknown = [...applied].filter((name) => !known.has(name)).sort();
+  if (unknown.length === 0) return;
+  throw new StartupError(
+    `The database was migrated by a newer version of Latchkey (it has ${unknown.join(", ")}, which this version does not know): run that version or a later one, or restore a backup taken before the upgrade.`,
+  );
 }

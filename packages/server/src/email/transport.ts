@@ -64,7 +64,8 @@ export function standardTransport(config: StandardSmtpConfig, timeouts: typeof T
   });
 }
 
-function sharedTransport(settings: SharedSmtpSettings): Transporter {
+/** The server's own SMTP server (also what `latchkey-server check` reaches). */
+export function sharedTransport(settings: SharedSmtpSettings): Transporter {
   if ("url" in settings) {
     const url = new URL(settings.url);
     return nodemailer.createTransport({
