@@ -16,7 +16,8 @@ let production: TestServer;
 beforeAll(async () => {
   await ensureDashboardBuilt();
   production = await startTestServer(PRODUCTION);
-});
+  // A stale dashboard build is rebuilt first: ~1 min on a loaded machine.
+}, 180_000);
 afterAll(async () => {
   await production?.close();
 });
