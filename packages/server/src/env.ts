@@ -20,6 +20,8 @@ const addressList = z
 
 const environmentSchema = z.object({
   LATCHKEY_DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgres:// or postgresql:// URL" }).optional(),
+  // Connections each process keeps to PostgreSQL at most; processes × this must stay under the server's max_connections.
+  LATCHKEY_DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   LATCHKEY_DATA_DIR: z.string().min(1).default("./.latchkey"),
   LATCHKEY_PORT: z.coerce.number().int().min(0).max(65535).default(8102),
   LATCHKEY_HOST: z.string().min(1).default("0.0.0.0"),
@@ -91,6 +93,8 @@ const DEV_SERVER_SECRET = "latchkey-development-server-secret-do-not-use-in-prod
 
 export interface Env {
   databaseUrl: string | undefined;
+  /** The most connections this process's PostgreSQL pool opens (LATCHKEY_DATABASE_POOL_SIZE; PGlite has one). */
+  databasePoolSize: number;
   dataDir: string;
   port: number;
   host: string;
@@ -225,6 +229,7 @@ export function readEnv(source: Record<string, string | undefined> = process.env
   }
   return {
     databaseUrl: e.LATCHKEY_DATABASE_URL,
+    databasePoolSize: e.LATCHKEY_DATABASE_POOL_SIZE,
     dataDir: e.LATCHKEY_DATA_DIR,
     port: e.LATCHKEY_PORT,
     host: e.LATCHKEY_HOST,

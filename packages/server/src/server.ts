@@ -54,7 +54,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
     options.db ??
     (await connectDatabase(
       env.databaseUrl
-        ? { kind: "postgres", url: env.databaseUrl }
+        ? { kind: "postgres", url: env.databaseUrl, poolSize: env.databasePoolSize }
         : { kind: "pglite", dataDir: env.dataDir, template: { announce: (message) => log.info(message) } },
     ));
   const applied = await migrate(db).catch((error: unknown) => {

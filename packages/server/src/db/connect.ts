@@ -12,7 +12,7 @@ import type { Database } from "./schema.js";
 export type Db = Kysely<Database>;
 
 export type DatabaseTarget =
-  | { kind: "postgres"; url: string }
+  | { kind: "postgres"; url: string; /** the pool's most connections (LATCHKEY_DATABASE_POOL_SIZE); 10 */ poolSize?: number }
   | {
       kind: "pglite";
       dataDir: string | undefined /* undefined: in memory */;
@@ -38,10 +38,10 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
   let db: Db;
   if (target.kind === "postgres") {
     // A database that does not complete a new connection within 3 s is treated as down (503), not waited on. All
-    // ten connections busy is load, not an outage: a request waits up to 10 s for one (Prisma's pool_timeout, which
+    // the pool's connections (ten by default) busy is load, not an outage: a request waits up to 10 s for one (Prisma's pool_timeout, which
     // the reference uses), since one that gave up after 3 s was answered "try again" after its first commit
     // (bench/shutdown-drain.mjs: 3 sign-ups of 30 at 256 connections).
-    const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: 10_000, Client: QuickConnectClient });
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, connectionTimeoutMillis: 10_000, Client: QuickConnectClient });
     // An idle connection the server closed (a restart, a failover, an administrator) is dropped by the
     // pool and replaced on the next query; unhandled, its 'error' event would end the process.
     pool.on("error", () => {});
