@@ -33,7 +33,20 @@ const exposeTailwindSuspense = {
   },
 };
 
+/**
+ * The packaged server (scripts/package.mjs) ships the library script already built, here: React, React Email,
+ * arktype and html-to-text are then not among its dependencies. The repository has no such file and builds it.
+ */
+const prebuilt = fileURLToPath(new URL("./sandbox-library.prebuilt.js", import.meta.url));
+
 export async function buildSandboxLibrary() {
+  const shipped = await readFile(prebuilt, "utf8").catch(() => undefined);
+  if (shipped !== undefined) return shipped;
+  return buildFromSources();
+}
+
+/** The library script from the sources and the installed libraries (scripts/package.mjs ships its result). */
+export async function buildFromSources() {
   const result = await build({
     entryPoints: [runtimeEntry],
     bundle: true,

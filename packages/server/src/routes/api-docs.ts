@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -18,6 +19,9 @@ import { defineRoute, type Route } from "../http/route.js";
 
 /** The package's browser bundle, next to its entry point (dist/index.js → dist/browser/standalone.js). */
 function scalarBundlePath(): string {
+  // The packaged server (scripts/package.mjs) ships this one file beside the code instead of the package.
+  const shipped = fileURLToPath(new URL("./scalar-standalone.js", import.meta.url));
+  if (existsSync(shipped)) return shipped;
   return join(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js");
 }
 
