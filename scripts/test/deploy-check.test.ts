@@ -12,7 +12,8 @@ const deploy = fileURLToPath(new URL("../../deploy/", import.meta.url));
 const copies: string[] = [];
 afterAll(() => copies.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-const have = (tool: string) => spawnSync("sh", ["-c", `command -v ${tool}`]).status === 0;
+// nginx's check also needs openssl (a self-signed certificate for the example's paths).
+const have = (tool: string) => spawnSync("sh", ["-c", tool === "nginx" ? "command -v nginx && command -v openssl" : `command -v ${tool}`]).status === 0;
 // Each file, the tool that checks it, the command the script names, and its line when the tool is missing.
 const FILES = [
   { file: "Caddyfile", tool: "caddy", command: "caddy validate", missing: "caddy is not installed" },
