@@ -31,7 +31,7 @@ type Args = { canvasElement: HTMLElement };
 
 type Owned = { free?: boolean; pro?: boolean; boost?: boolean };
 /** The demo's plans as the offers route sends them: free by default, pro monthly or yearly, a boost add-on of pro. */
-function offers(owned: Owned = { free: true }) {
+function offers(owned: Owned = { free: true }, testMode = false) {
   const offer = (id: string, display_name: string, rest: Record<string, unknown>) => ({
     id,
     display_name,
@@ -49,28 +49,30 @@ function offers(owned: Owned = { free: true }) {
         offer("pro", "Pro", { prices: { monthly: { USD: "9.99", EUR: "9.49", interval: [1, "month"], free_trial: [14, "day"] }, yearly: { USD: "99", EUR: "95", interval: [1, "year"] } } }),
         offer("boost", "Boost", { group_id: null, is_add_on_to: { pro: true }, stackable: true, prices: { once: { USD: "3", EUR: "2.80" } } }),
       ],
+      test_mode: testMode,
     },
   };
 }
 
-const shop = (owned?: Owned, extra: Parameters<typeof signedIn>[0] = {}) =>
+const shop = (owned?: Owned, extra: Parameters<typeof signedIn>[0] = {}, testMode = false) =>
   signedIn({
     ...extra,
     answers: {
-      "GET /payments/offers/user/*": offers(owned),
+      "GET /payments/offers/user/*": offers(owned, testMode),
       // Test mode (a server without a Stripe key): the link opens the hosted page's "complete test purchase".
       "POST /payments/purchases/create-purchase-url": { json: { url: `${location.origin}/purchase/${STORY_PROJECT_ID}_storytestmodecode` } },
       ...extra.answers,
     },
   });
 
-/** The free plan is held by default: marked current, with no button. */
+/** The free plan is held by default: marked current, with no button. A server with a Stripe key: no test-mode note. */
 export const FreePlanCurrent: Story = {
   ...shop(),
   play: async ({ canvasElement }: Args) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByRole("button", { name: "Choose Pro" })).toBeVisible();
     await expect(canvasElement.querySelector("[part=plan][aria-current=true] h3")).toHaveTextContent("Free");
+    await expect(canvasElement.querySelector("[part=test-mode]")).toBeNull();
   },
 };
 
@@ -104,11 +106,16 @@ export const AddOnHeld: Story = {
   },
 };
 
-/** Pressing a button makes a purchase link (test mode: the hosted page completes the purchase without Stripe). */
+/**
+ * A server without a Stripe key (test mode): a "Test mode" note above the plans says nothing is charged, and
+ * pressing a button makes a purchase link whose hosted page completes the purchase without Stripe.
+ */
 export const TestModeCheckout: Story = {
-  ...shop(),
+  ...shop(undefined, {}, true),
   play: async ({ canvasElement }: Args) => {
     const canvas = within(canvasElement);
+    await expect(await canvas.findByText("Purchases are not charged.")).toBeVisible();
+    await expect(canvasElement.querySelector("[part=test-mode]")).toHaveTextContent("Test mode");
     const table = canvasElement.querySelector("auth-pricing-table")!;
     const created = new Promise<CustomEvent>((resolve) => table.addEventListener("auth-checkout-created", (event) => resolve(event as CustomEvent), { once: true }));
     await userEvent.click(await canvas.findByRole("button", { name: "Choose Pro" }));

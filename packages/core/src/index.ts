@@ -76,7 +76,7 @@ export type {
 } from "./wire/webhooks.js";
 export { WEBHOOK_PAYLOAD_VERSIONS } from "./wire/webhooks.js";
 export { WebhookApiError } from "./apps/admin-webhook-actions.js";
-export type { Customer, CustomerType, Currency, Interval, Item, Offer, Price, Transaction } from "./wire/payments.js";
+export type { Customer, CustomerType, Currency, Interval, Item, Offer, OfferList, Price, Transaction } from "./wire/payments.js";
 export { CURRENCIES } from "./wire/payments.js";
 export type { ProjectMetrics, MetricsDay } from "./wire/metrics.js";
 export type {

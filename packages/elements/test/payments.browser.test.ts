@@ -84,6 +84,10 @@ describe("<auth-pricing-table> and <auth-item-balance>", () => {
     expect(text(pro)).to.contain("$9.99").and.contain("per month");
     expect(text(pro.querySelector("button"))).to.equal("Choose Pro");
     expect(text(person.q("auth-item-balance"))).to.equal("Credits 10");
+    // The test server has no Stripe key: the table says, before the plans, that nothing is charged.
+    const note = person.q("auth-pricing-table [part=test-mode]");
+    expect(text(note)).to.equal("Test mode Purchases are not charged.");
+    expect(note.compareDocumentPosition(person.q("auth-pricing-table .lk-plans")) & Node.DOCUMENT_POSITION_FOLLOWING).to.not.equal(0);
   });
 
   it("opens checkout with a purchase link, and after the purchase the balance and current plan change without a reload", async () => {
@@ -141,6 +145,7 @@ describe("<auth-pricing-table> and <auth-item-balance>", () => {
     const table = person.q("auth-pricing-table");
     expect(table.getAttribute("dir")).to.equal("rtl");
     expect(text(planNamed(person, "Free") ?? null)).to.contain("الخطة الحالية");
+    expect(text(person.q("auth-pricing-table [part=test-mode]"))).to.equal("وضع الاختبار لا تُحتسب رسوم على عمليات الشراء.");
     expect(table.scrollWidth).to.be.at.most(table.clientWidth);
   });
 });

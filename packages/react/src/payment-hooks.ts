@@ -25,5 +25,6 @@ export function useOffers(options: { groupId?: string; teamId?: string } = {}): 
   const app = useApp();
   const { groupId, teamId } = options;
   const store = useMemo(() => paymentsOf(app).offersStore({ ...(groupId ? { groupId } : {}), ...(teamId ? { teamId } : {}) }), [app, groupId, teamId]);
-  return useLoaded(store);
+  const list = useLoaded(store);
+  return list ? list.offers : list;
 }

@@ -85,6 +85,7 @@ describe("GET /payments/offers/{customer_type}/{customer_id}", () => {
     const user = await customerUser(project);
     const before = await as(project, "client", `/payments/offers/user/${user.id}`, { tokens: user.tokens });
     expect(before.status, before.text).toBe(200);
+    expect(before.body.test_mode).toBe(true); // this server has no Stripe key
     expect(before.body.items.map((o: { id: string; owned: boolean }) => [o.id, o.owned])).toEqual([["free", true], ["pack", false], ["pro", false]]);
     expect(before.body.items[2]).toEqual({
       id: "pro", display_name: "Pro", customer_type: "user", group_id: "plans", is_add_on_to: false, stackable: false,

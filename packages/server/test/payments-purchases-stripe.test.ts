@@ -63,6 +63,8 @@ describe("purchases with Stripe", () => {
     const code = codeOf(made.body.url);
     const read = await api(server.url, "/payments/purchases/validate-code", { method: "POST", body: { full_code: code } });
     expect(read.body).toMatchObject({ stripe_account_id: accountId, test_mode: false, project_id: project.projectId });
+    // The pricing table's offers say the same (no "Test mode" note on a server with a Stripe key).
+    expect((await api(server.url, `/payments/offers/user/${userId}`, { headers: project.headers("server") })).body.test_mode).toBe(false);
     expectPlain400(
       await api(server.url, "/payments/purchases/complete-test-mode-purchase", { method: "POST", body: { full_code: code, price_id: "single", quantity: 1 } }),
       "This server has a Stripe key, so purchases go through Stripe: test-mode purchases are made by an admin (POST /internal/payments/test-mode-purchase-session).",

@@ -1,6 +1,6 @@
 import { readAccessToken } from "../session/access-token.js";
 import { cachedStore, type CachedStore } from "../stores/cached-store.js";
-import { itemFromWire, itemPath, offerFromWire, type Customer, type Item, type Offer, type WireItem, type WireOffer } from "../wire/payments.js";
+import { itemFromWire, itemPath, offerFromWire, type Customer, type Item, type Offer, type OfferList, type WireItem, type WireOffer } from "../wire/payments.js";
 import type { AppContext } from "./app-context.js";
 import { internalsOf, type ClientApp } from "./client-app.js";
 
@@ -35,8 +35,11 @@ export interface ClientPaymentActions {
    * user signs in, and on `refreshPayments()`. One store per item and customer.
    */
   itemStore(options: { itemId: string } & CustomerOptions): CachedStore<Item | null>;
-  /** The offers of a group (or all) as a store, refreshed as `itemStore` is. */
-  offersStore(options?: { groupId?: string } & CustomerOptions): CachedStore<Offer[] | null>;
+  /**
+   * The offers of a group (or all) as a store, refreshed as `itemStore` is, with `testMode`: the server has no
+   * Stripe key, so purchases complete without payment.
+   */
+  offersStore(options?: { groupId?: string } & CustomerOptions): CachedStore<OfferList | null>;
   /** Loads every watched item and offer store again (e.g. after a purchase the app completed itself). */
   refreshPayments(): Promise<void>;
 }
@@ -129,15 +132,17 @@ export function clientPaymentActions(ctx: AppContext): ClientPaymentActions {
     return itemFromWire(await ctx.call<WireItem>({ method: "GET", path: itemPath(customer, options.itemId) }));
   };
 
-  const listOffers: ClientPaymentActions["listOffers"] = async (options = {}) => {
+  const loadOffers = async (options: { groupId?: string } & CustomerOptions): Promise<OfferList> => {
     const customer = await requireCustomer(ctx, options);
-    const { items } = await ctx.call<{ items: WireOffer[] }>({
+    const { items, test_mode } = await ctx.call<{ items: WireOffer[]; test_mode?: boolean }>({
       method: "GET",
       path: `/payments/offers/${customer.type}/${encodeURIComponent(customer.id)}`,
       query: { group_id: options.groupId },
     });
-    return items.map(offerFromWire);
+    // A server from before test_mode was sent says nothing: no note rather than a wrong one.
+    return { offers: items.map(offerFromWire), testMode: test_mode === true };
   };
+  const listOffers: ClientPaymentActions["listOffers"] = async (options = {}) => (await loadOffers(options)).offers;
 
   return {
     async createCheckoutUrl(options) {
@@ -165,7 +170,7 @@ export function clientPaymentActions(ctx: AppContext): ClientPaymentActions {
 
     offersStore(options = {}) {
       return shared(keyOf("offers", options.groupId ?? "", options), async () =>
-        (await customerOf(ctx, options)) ? listOffers(options) : null,
+        (await customerOf(ctx, options)) ? loadOffers(options) : null,
       );
     },
 

@@ -63,6 +63,13 @@ export interface Offer {
   owned: boolean;
 }
 
+/** What the offers store holds: the offers, and whether the server runs payments in test mode (no Stripe key). */
+export interface OfferList {
+  offers: Offer[];
+  /** Purchases complete without payment (the hosted page's "Complete test purchase"): widgets say so. */
+  testMode: boolean;
+}
+
 type WirePriceAmounts = Partial<Record<Currency, string>> & { interval?: Interval; free_trial?: Interval };
 
 export interface WireOffer {

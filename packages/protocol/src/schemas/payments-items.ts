@@ -64,4 +64,8 @@ export const customerOffer = z.strictObject({
 });
 export type CustomerOffer = z.infer<typeof customerOffer>;
 
-export const customerOffersResponse = z.strictObject({ items: z.array(customerOffer) });
+export const customerOffersResponse = z.strictObject({
+  items: z.array(customerOffer),
+  /** The server has no Stripe key: purchases complete without payment (the pricing table says so). */
+  test_mode: z.boolean(),
+});

@@ -15,6 +15,7 @@ import { ANY_ACCESS, defineRoute, type Route } from "../http/route.js";
 import type { RequestAuth } from "../services/deps.js";
 import { assertClientMayActFor, assertCustomerExists, type Customer, type CustomerType } from "../services/payments-customers.js";
 import { changeItemQuantity, itemQuantity, ownedOffers } from "../services/payments-ledger.js";
+import { stripeFor } from "../services/stripe/stripe-client.js";
 
 const TAGS = ["Payments"];
 const CUSTOMER_ERRORS = [KnownErrors.UserNotFound, KnownErrors.TeamNotFound, KnownErrors.UserAuthenticationRequired];
@@ -106,7 +107,7 @@ export const paymentsItemsRoutes: Route[] = [
     path: "/payments/offers/:customer_type/:customer_id",
     summary: "List the offers a customer can buy",
     description:
-      "Latchkey addition, for the pricing-table widget: the offers for the customer's type that are not server-only (optionally of one group), their prices that are not server-only, and whether the customer holds each now. A client only for its own user or teams its user is a member of.",
+      "Latchkey addition, for the pricing-table widget: the offers for the customer's type that are not server-only (optionally of one group), their prices that are not server-only, and whether the customer holds each now; `test_mode`: the server has no Stripe key, so purchases complete without payment. A client only for its own user or teams its user is a member of.",
     tags: TAGS,
     access: ANY_ACCESS,
     request: { params: customerOffersParams, query: customerOffersQuery },
@@ -134,7 +135,7 @@ export const paymentsItemsRoutes: Route[] = [
           owned: owned.has(id),
         });
       }
-      return { items };
+      return { items, test_mode: stripeFor(c.get("deps")) === null };
     },
   }),
 ];

@@ -1,4 +1,4 @@
-import type { ClientPaymentActions, CustomerOptions, Offer, Price } from "@latchkey/core";
+import type { ClientPaymentActions, CustomerOptions, Offer, OfferList, Price } from "@latchkey/core";
 import { paymentsOf } from "@latchkey/core";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { describeError } from "../../base/errors.js";
@@ -15,6 +15,8 @@ const pricingCss = `
 :where(.lk-amount){font-size:1.4em;font-weight:700}
 :where(.lk-plan button){margin-top:auto}
 :where(.lk-badges){display:flex;flex-wrap:wrap;gap:.25rem}
+:where(.lk-test-mode){margin:0 0 var(--lk-s)}
+:where(.lk-test-mode .lk-badge){border-color:var(--lk-primary);font-weight:600}
 :where(.lk-badge){display:inline-block;font-size:.8em;padding:0 .5rem;border-radius:999px;border:1px solid var(--lk-border);background:var(--lk-subtle)}
 `;
 
@@ -22,7 +24,8 @@ const pricingCss = `
  * A group's offers (the plans of `payments.groups.<id>` in the project's config) with their prices and intervals,
  * the signed-in user's current plan marked, and a button that opens the hosted purchase page for an offer. The
  * group's `include-by-default` offer shows as free and is the current plan while no other is held. Prices are the
- * config's decimal amounts, shown in the page's language.
+ * config's decimal amounts, shown in the page's language. On a server without a Stripe key (test mode) a note
+ * above the plans says that purchases are not charged.
  *
  * @element auth-pricing-table
  * @fires auth-checkout-created - A purchase link was made for an offer, just before the page goes to it; `detail` is `{ offerId, url }`. Cancelable: `preventDefault()` keeps the page (e.g. to open the link in a dialog of your own).
@@ -34,9 +37,10 @@ const pricingCss = `
  * @attr {"light" | "dark"} theme - `light` or `dark`; default follows the system.
  * @csspart base - The section.
  * @csspart plan - Each offer's card; the current one has `aria-current="true"`.
+ * @csspart test-mode - The note shown in test mode (the server has no Stripe key: nothing is charged).
  * @csspart checkout-button - The button that opens the purchase page.
  */
-export class AuthPricingTableElement extends PaymentsElement<Offer[]> {
+export class AuthPricingTableElement extends PaymentsElement<OfferList> {
   static override css = pricingCss;
   static override properties = {
     ...PaymentsElement.properties,
@@ -100,13 +104,17 @@ export class AuthPricingTableElement extends PaymentsElement<Offer[]> {
     </div>`;
   }
 
-  private plans(offers: Offer[]): TemplateResult {
-    if (offers.length === 0) return html`<p class="lk-note">${msg("No plans are available.")}</p>`;
+  private plans({ offers, testMode }: OfferList): TemplateResult {
+    // Said before the plans, so nobody takes a test purchase for a real one (or a real one for a test).
+    const note = testMode
+      ? html`<p class="lk-test-mode" part="test-mode"><span class="lk-badge">${msg("Test mode")}</span> ${msg("Purchases are not charged.")}</p>`
+      : nothing;
+    if (offers.length === 0) return html`${note}<p class="lk-note">${msg("No plans are available.")}</p>`;
     // The free (default) plan first, then the others in the order the server sends (by id).
     const sorted = [...offers.filter((o) => o.prices === "include-by-default"), ...offers.filter((o) => o.prices !== "include-by-default")];
     const names = new Map(offers.map((o) => [o.id, o.displayName]));
     const owned = new Set(offers.filter((o) => o.owned).map((o) => o.id));
-    return html`<ul class="lk-plans" role="list">${sorted.map((offer) => this.plan(offer, names, owned))}</ul>`;
+    return html`${note}<ul class="lk-plans" role="list">${sorted.map((offer) => this.plan(offer, names, owned))}</ul>`;
   }
 
   private plan(offer: Offer, names: Map<string, string>, owned: Set<string>): TemplateResult {
