@@ -67,6 +67,7 @@ export async function seedInternalProject(db: Db, env: Env): Promise<void> {
       .onConflict((oc) => oc.column("id").doNothing())
       .execute();
     await trx.updateTable("projects").set({ owner_team_id: INTERNAL_OWNER_TEAM_ID }).where("id", "=", INTERNAL_PROJECT_ID).where("owner_team_id", "is", null).execute();
+    if (env.devMode) await addDemoPaymentsIfAbsent(trx);
 
     const keys = Object.fromEntries(Object.entries(env.seedKeys).filter(([, v]) => v !== undefined));
     if (Object.keys(keys).length > 0) {
@@ -75,4 +76,22 @@ export async function seedInternalProject(db: Db, env: Env): Promise<void> {
       await trx.deleteFrom("api_key_sets").where("id", "=", SEEDED_KEY_SET_ID).execute();
     }
   });
+}
+
+/**
+ * A dev database made before the demo plans existed has an internal project without them: add them when its
+ * config has no `payments` key at all. Any such key (an edit, even `"payments": null` or a removed offer, which
+ * the override keeps as null) means an admin has been there, and their config is left as it is.
+ */
+async function addDemoPaymentsIfAbsent(trx: Db): Promise<void> {
+  // FOR UPDATE: two dev processes starting at once must not both merge into the row one of them read stale.
+  const row = await trx.selectFrom("projects").select("config_override").where("id", "=", INTERNAL_PROJECT_ID).forUpdate().executeTakeFirst();
+  if (!row) return;
+  const stored = row.config_override ?? {};
+  if (Object.keys(stored).some((key) => key === "payments" || key.startsWith("payments."))) return;
+  await trx
+    .updateTable("projects")
+    .set({ config_override: JSON.stringify({ ...stored, ...DEMO_PAYMENTS_CONFIG_OVERRIDE }) })
+    .where("id", "=", INTERNAL_PROJECT_ID)
+    .execute();
 }
