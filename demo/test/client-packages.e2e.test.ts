@@ -7,7 +7,7 @@ import { chromiumPath } from "../../scripts/chromium.mjs";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../packages/server/test/support/test-server.js";
 import { CHROMIUM_ARGS } from "./support/demo-e2e.js";
 import { freePort } from "../../packages/server/test/support/ports.js";
-import { gzippedJavaScript, installApp, packClientPackages, removeQuietly, run, startProcess, untilAnswering, writeNextApp, writeViteApp, type Started, type Tarball } from "./support/packed-apps.js";
+import { CLIENT_PACKAGES, gzippedJavaScript, installApp, packClientPackages, removeQuietly, run, startProcess, untilAnswering, tarballProblems, writeNextApp, writeViteApp, type Started, type Tarball } from "./support/packed-apps.js";
 
 /**
  * The client packages as packages (issue 34): packed once for the file, installed from their tarballs (not
@@ -72,6 +72,15 @@ async function signsIn(url: string): Promise<void> {
     await context.close();
   }
 }
+
+describe("the tarballs", () => {
+  it("carry what their exports and bins name, a README, no tests, and one version for every package", () => {
+    expect(tarballs.map((entry) => entry.name).sort()).toEqual([...CLIENT_PACKAGES].sort());
+    expect(Object.fromEntries(tarballs.map((entry) => [entry.name, tarballProblems(entry)]))).toEqual(Object.fromEntries(CLIENT_PACKAGES.map((name) => [name, []])));
+    // One version: every tarball's file name carries the same one.
+    expect(new Set(tarballs.map((entry) => entry.path.replace(/^.*-(\d+\.\d+\.\d+[^/]*)\.tgz$/, "$1"))).size).toBe(1);
+  });
+});
 
 describe("Vite + React + TypeScript app from the tarballs", () => {
   let app: string;

@@ -19,6 +19,8 @@ export interface Tarball {
   path: string;
   bytes: number;
   files: number;
+  /** Every file in the tarball, relative to the package's root. */
+  paths: string[];
 }
 
 /** Runs a command to its end; rejects with everything it printed when it fails. */
@@ -41,8 +43,42 @@ export async function packClientPackages(destination: string): Promise<Tarball[]
   const workspaces = CLIENT_PACKAGES.flatMap((name) => ["--workspace", name]);
   const output = await run("npm", ["pack", "--json", "--pack-destination", destination, ...workspaces], repository);
   // npm prints the prepack scripts' lines too; the JSON report is the last thing on stdout.
-  const packed = JSON.parse(output.slice(output.indexOf("[\n"))) as { name: string; filename: string; size: number; entryCount: number }[];
-  return packed.map((entry) => ({ name: entry.name, path: join(destination, entry.filename), bytes: entry.size, files: entry.entryCount }));
+  const packed = JSON.parse(output.slice(output.indexOf("[\n"))) as { name: string; filename: string; size: number; entryCount: number; files: { path: string }[] }[];
+  return packed.map((entry) => ({ name: entry.name, path: join(destination, entry.filename), bytes: entry.size, files: entry.entryCount, paths: entry.files.map((file) => file.path) }));
+}
+
+/**
+ * What is wrong with a tarball as an app sees it: an `exports` target (types or JavaScript, wildcards expanded
+ * against the files) or a bin that is not in it, a missing README, tests shipped, or a dependency on another
+ * Latchkey package at a version other than its own (all packages share one version).
+ */
+export function tarballProblems(tarball: Tarball): string[] {
+  const manifest = JSON.parse(readFileSync(join(repository, "packages", tarball.name.replace("@latchkey/", ""), "package.json"), "utf8")) as {
+    version: string;
+    exports?: Record<string, string | Record<string, string>>;
+    bin?: Record<string, string>;
+    dependencies?: Record<string, string>;
+  };
+  const has = (target: string) => {
+    const relative = target.replace(/^\.\//, "");
+    if (!relative.includes("*")) return tarball.paths.includes(relative);
+    const [before, after] = relative.split("*") as [string, string];
+    return tarball.paths.some((path) => path.startsWith(before) && path.endsWith(after));
+  };
+  const problems: string[] = [];
+  for (const [subpath, conditions] of Object.entries(manifest.exports ?? {})) {
+    const targets = typeof conditions === "string" ? { default: conditions } : conditions;
+    if (typeof conditions !== "string" && (!targets.types || !targets.default)) problems.push(`exports["${subpath}"] lacks types or default`);
+    for (const target of Object.values(targets)) if (!has(target)) problems.push(`exports["${subpath}"] → ${target} is not in the tarball`);
+  }
+  for (const bin of Object.values(manifest.bin ?? {})) if (!has(bin)) problems.push(`bin ${bin} is not in the tarball`);
+  if (!tarball.paths.includes("README.md")) problems.push("no README.md");
+  const tests = tarball.paths.filter((path) => /(^|\/)test\/|\.test\.[jt]s$/.test(path));
+  if (tests.length) problems.push(`ships tests: ${tests.slice(0, 3).join(", ")}`);
+  for (const [name, range] of Object.entries(manifest.dependencies ?? {})) {
+    if (name.startsWith("@latchkey/") && range !== manifest.version) problems.push(`depends on ${name}@${range}, not ${manifest.version}`);
+  }
+  return problems;
 }
 
 /** The repository's version of a package it installed, so the app's install finds it in the npm cache. */
