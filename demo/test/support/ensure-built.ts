@@ -33,6 +33,19 @@ export async function ensureBuilt(outputs: readonly string[], among: readonly Bu
   }
 }
 
+/**
+ * Runs `work` holding the builds' lock: for work that rewrites build outputs other test files read (packing the
+ * client packages rebuilds their dist/), so it never overlaps a build of theirs.
+ */
+export async function withBuildLock<T>(work: () => Promise<T>): Promise<T> {
+  await acquireLock();
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 async function acquireLock(): Promise<void> {
   for (;;) {
     try {

@@ -3,6 +3,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFi
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { withBuildLock } from "./ensure-built.js";
 
 /**
  * The client packages as an app outside this repository gets them (issue 34): `npm pack` of each workspace,
@@ -41,7 +42,8 @@ export function run(command: string, args: string[], cwd: string, env: Record<st
 export async function packClientPackages(destination: string): Promise<Tarball[]> {
   mkdirSync(destination, { recursive: true });
   const workspaces = CLIENT_PACKAGES.flatMap((name) => ["--workspace", name]);
-  const output = await run("npm", ["pack", "--json", "--pack-destination", destination, ...workspaces], repository);
+  // Packing rebuilds the packages' dist/ (their prepack), which other test files' builds read: under their lock.
+  const output = await withBuildLock(() => run("npm", ["pack", "--json", "--pack-destination", destination, ...workspaces], repository));
   // npm prints the prepack scripts' lines too; the JSON report is the last thing on stdout.
   const packed = JSON.parse(output.slice(output.indexOf("[\n"))) as { name: string; filename: string; size: number; entryCount: number; files: { path: string }[] }[];
   return packed.map((entry) => ({ name: entry.name, path: join(destination, entry.filename), bytes: entry.size, files: entry.entryCount, paths: entry.files.map((file) => file.path) }));
