@@ -31,7 +31,19 @@ const RESETS: Record<string, string> = {
 const MAX_DIFFERENT_PIXELS = 0.002;
 
 const PASSWORD = "correct horse battery";
-const WIDGETS: Array<{ name: string; markup: string; signedIn: boolean; ready: (page: Page) => Promise<unknown> }> = [
+/** Plans and credits for the payment widgets (issue 32): a free default, pro monthly, an add-on of pro. */
+const PAYMENTS = {
+  "payments.groups.plans": { displayName: "Plans" },
+  "payments.items.credits": { displayName: "Credits", customerType: "user" },
+  "payments.offers.free": { displayName: "Free", customerType: "user", groupId: "plans", prices: "include-by-default", includedItems: { credits: { quantity: 10 } } },
+  "payments.offers.pro": { displayName: "Pro", customerType: "user", groupId: "plans", prices: { monthly: { USD: "9.99", interval: [1, "month"] } } },
+  "payments.offers.boost": { displayName: "Boost", customerType: "user", isAddOnTo: { pro: true }, prices: { once: { USD: "3" } } },
+};
+/**
+ * `shot`: what to photograph, when not the whole stage. An inline widget sits on the host's line, whose height
+ * is the host's own typography (Tailwind's line-height 1.5 makes the line a pixel taller around the same widget).
+ */
+const WIDGETS: Array<{ name: string; markup: string; signedIn: boolean; config?: Record<string, unknown>; shot?: string; ready: (page: Page) => Promise<unknown> }> = [
   { name: "sign-in", markup: "<auth-sign-in no-redirect></auth-sign-in>", signedIn: false, ready: (page) => page.getByRole("button", { name: "Continue with GitHub" }).waitFor() },
   { name: "sign-up", markup: "<auth-sign-up no-redirect></auth-sign-up>", signedIn: false, ready: (page) => page.getByRole("button", { name: "Create account" }).waitFor() },
   {
@@ -43,6 +55,9 @@ const WIDGETS: Array<{ name: string; markup: string; signedIn: boolean; ready: (
     ready: (page) => page.getByRole("heading", { name: "Email addresses" }).waitFor(),
   },
   { name: "team switcher", markup: "<auth-team-switcher></auth-team-switcher>", signedIn: true, ready: (page) => page.locator("auth-team-switcher button").first().waitFor() },
+  // All offers: plans, the add-on's badge and note, and (no Stripe key on the test server) the test-mode note.
+  { name: "pricing table", markup: "<auth-pricing-table></auth-pricing-table>", signedIn: true, config: PAYMENTS, ready: (page) => page.getByRole("button", { name: "Choose Pro" }).waitFor() },
+  { name: "item balance", markup: '<auth-item-balance item="credits"></auth-item-balance>', signedIn: true, config: PAYMENTS, shot: "auth-item-balance", ready: (page) => page.locator("auth-item-balance [part=quantity]").waitFor() },
 ];
 
 async function screenshot(project: Awaited<ReturnType<typeof demoProject>>, widget: (typeof WIDGETS)[number], resetCss: string, email: string): Promise<Buffer> {
@@ -67,7 +82,7 @@ async function screenshot(project: Awaited<ReturnType<typeof demoProject>>, widg
     await page.waitForLoadState("networkidle");
     // No caret or focus ring differences: nothing is focused.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    return await page.locator("#stage").screenshot({ animations: "disabled", caret: "hide" });
+    return await page.locator(widget.shot ?? "#stage").screenshot({ animations: "disabled", caret: "hide" });
   } finally {
     await context.close();
   }
@@ -89,6 +104,7 @@ describe("the widgets under a host page's CSS reset look as on a bare page", () 
       const project = await demoProject({
         "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
         "auth.otp.allowSignIn": true,
+        ...widget.config,
       });
       const email = newEmail("iso");
       if (widget.signedIn) await createUserWithPassword(project, email, PASSWORD);
