@@ -7,7 +7,8 @@ import { createTestProject, startTestServer, type TestProject, type TestServer }
 /**
  * Purchases on a server with a Stripe key (issue 32), through the real `stripe` client against the Stripe
  * stand-in: no purchase link before Stripe is connected, Stripe customers on the codes, purchase sessions
- * that use a code exactly once under 16 parallel calls, and a Stripe outage that loses nothing.
+ * that use a code exactly once under 16 parallel calls, a Stripe outage that loses nothing, and plan switches
+ * of a running Stripe subscription (subscriptions.update).
  */
 
 let stripe: StripeStandIn;
@@ -114,27 +115,67 @@ describe("purchases with Stripe", () => {
     expect((await retried.json()).client_secret).toEqual(expect.any(String));
   });
 
-  it("replace a test-mode plan of the group once the Stripe subscription starts, and refuse to stack a second plan on one Stripe bills", async () => {
-    const { project, userId } = await shop(true);
+  it("switch the running Stripe subscription in place for another plan of its group (Stripe's default proration), after ending a test-mode plan; refuse a one-time price or an admin's test-mode plan beside it", async () => {
+    const { project, userId, accountId } = await shop(true);
+    const max = { "payments.offers.max": { displayName: "Max", customerType: "user", groupId: "plans", prices: { yearly: { USD: "100", interval: [1, "year"] } } } };
+    expect((await api(server.url, "/internal/config/override", { method: "PATCH", headers: project.headers("admin"), body: { config_override_string: JSON.stringify(max) } })).status).toBe(200);
     const newCode = async (offerId: string) => codeOf((await createUrl(project, { customer_type: "user", customer_id: userId, offer_id: offerId })).body.url);
+    const session = async (offerId: string, priceId: string) => {
+      const answer = await purchaseSession({ full_code: await newCode(offerId), price_id: priceId, quantity: 1 });
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { client_secret: string }).client_secret;
+    };
+    const plans = () => server.db.selectFrom("payment_subscriptions").select(["offer_id", "price_id", "status", "stripe_subscription_id"]).where("project_id", "=", project.projectId).orderBy("created_at").execute();
+    const credits = async () => (await api(server.url, `/payments/items/user/${userId}/credits`, { headers: project.headers("server") })).body.quantity;
+
+    // A test-mode plan (an admin's), then Pro through Stripe: the test-mode plan ends once the subscription starts.
     const admin = await api(server.url, "/internal/payments/test-mode-purchase-session", { method: "POST", headers: project.headers("admin"), body: { full_code: await newCode("basic"), price_id: "monthly", quantity: 1 } });
     expect(admin.status, admin.text).toBe(200);
-    const started = await purchaseSession({ full_code: await newCode("pro"), price_id: "monthly", quantity: 1 });
-    expect(started.status).toBe(200);
-    const plans = () => server.db.selectFrom("payment_subscriptions").select(["offer_id", "status"]).where("project_id", "=", project.projectId).orderBy("created_at").execute();
-    expect(await plans()).toEqual([{ offer_id: "basic", status: "canceled" }]);
+    const first = stripe.paymentIntentOfSecret(await session("pro", "monthly"));
+    const subscriptionId: string = first.subscription;
+    stripe.succeedPaymentIntent(first.id);
+    await stripe.sendEvent(server.url, { type: "invoice.paid", account: accountId, object: { id: "in_1", object: "invoice", customer: first.customer } });
+    expect(await plans()).toEqual([
+      { offer_id: "basic", price_id: "monthly", status: "canceled", stripe_subscription_id: null },
+      { offer_id: "pro", price_id: "monthly", status: "active", stripe_subscription_id: subscriptionId },
+    ]);
+    expect(await credits()).toBe(1000);
 
-    // A plan Stripe bills (as the webhook records it) is not switched from here: refused, the code kept.
-    await server.db
-      .insertInto("payment_subscriptions")
-      .values({ project_id: project.projectId, customer_type: "user", customer_id: userId, offer_id: "pro", offer: "{}", price_id: "monthly", quantity: 1, stripe_subscription_id: "sub_running", status: "active", current_period_start: new Date(), current_period_end: new Date(Date.now() + 86_400_000), creation_source: "PURCHASE_PAGE" })
-      .execute();
-    const basic = await newCode("basic");
-    const refused = await purchaseSession({ full_code: basic, price_id: "monthly", quantity: 1 });
-    const text = "Customer already has a Stripe subscription in this group; switching it to another offer through a purchase link is not supported yet. Cancel the current subscription first.";
-    expect([refused.status, await refused.text()]).toEqual([400, text]);
-    const byAdmin = await api(server.url, "/internal/payments/test-mode-purchase-session", { method: "POST", headers: project.headers("admin"), body: { full_code: basic, price_id: "monthly", quantity: 1 } });
-    expectPlain400(byAdmin, text);
-    expect((await api(server.url, "/payments/purchases/validate-code", { method: "POST", body: { full_code: basic } })).status).toBe(200);
+    // Basic, same interval: the subscription's item is repriced at Stripe, nothing is due now (proration waits for
+    // the next invoice, Stripe's default), and the page goes straight to its return page ("").
+    const itemId: string = stripe.objects.get(subscriptionId)!.items.data[0].id;
+    expect(await session("basic", "monthly")).toBe("");
+    const update = stripe.requests.findLast((r) => r.method === "POST" && r.path === `/v1/subscriptions/${subscriptionId}`)!;
+    expect(update).toMatchObject({ account: accountId, params: { items: [{ id: itemId, quantity: "1", price_data: { currency: "usd", unit_amount: "400", recurring: { interval: "month", interval_count: "1" } } }] } });
+    expect(update.params.metadata).toMatchObject({ offerId: "basic", priceId: "monthly", customerId: userId });
+    expect(update.params.proration_behavior).toBeUndefined();
+    expect([...stripe.objects.values()].filter((o) => o.object === "subscription" && o.account === accountId)).toHaveLength(1);
+    // Recorded from Stripe's event, as every subscription change is.
+    await stripe.sendEvent(server.url, { type: "customer.subscription.updated", account: accountId, object: stripe.updateSubscription(subscriptionId, {}) });
+    expect((await plans())[1]).toEqual({ offer_id: "basic", price_id: "monthly", status: "active", stripe_subscription_id: subscriptionId });
+    expect(await credits()).toBe(0); // Pro's credits lasted while Pro did
+
+    // Max, yearly: the billing cycle starts again with an invoice now, the year's price less the month's unused
+    // part, paid on the purchase page like a first invoice.
+    const yearly = stripe.paymentIntentOfSecret(await session("max", "yearly"));
+    expect(yearly.subscription).toBe(subscriptionId);
+    expect(yearly.amount).toBeGreaterThanOrEqual(10_000 - 400);
+    expect(yearly.amount).toBeLessThan(10_000);
+    stripe.succeedPaymentIntent(yearly.id);
+    await stripe.sendEvent(server.url, { type: "invoice.paid", account: accountId, object: { id: "in_2", object: "invoice", customer: yearly.customer } });
+    const [row] = await server.db.selectFrom("payment_subscriptions").selectAll().where("stripe_subscription_id", "=", subscriptionId).execute();
+    expect(row).toMatchObject({ offer_id: "max", price_id: "yearly", status: "active" });
+    expect(row!.current_period_end!.getTime() - row!.current_period_start.getTime()).toBe(31_536_000_000);
+
+    // Beside a plan Stripe bills: a one-time price of the group (the reference's refusal), or an admin's
+    // test-mode plan, is refused; the code is kept.
+    const lifetime = await newCode("pro");
+    const refused = await purchaseSession({ full_code: lifetime, price_id: "lifetime", quantity: 1 });
+    expect([refused.status, await refused.text()]).toEqual([400, "Customer already has a subscription in this group; one-time purchases are not allowed"]);
+    expect((await api(server.url, "/payments/purchases/validate-code", { method: "POST", body: { full_code: lifetime } })).status).toBe(200);
+    expectPlain400(
+      await api(server.url, "/internal/payments/test-mode-purchase-session", { method: "POST", headers: project.headers("admin"), body: { full_code: await newCode("basic"), price_id: "monthly", quantity: 1 } }),
+      "Customer already has a Stripe subscription in this group; a test-mode purchase cannot replace it. Cancel the current subscription first.",
+    );
   });
 });

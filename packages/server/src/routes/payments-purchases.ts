@@ -70,7 +70,8 @@ export const paymentsPurchasesRoutes: Route[] = [
     summary: "Start a purchase at Stripe",
     description:
       "Uses the purchase code up and starts the purchase at Stripe: a subscription for a price with an interval, a payment intent otherwise; the client secret " +
-      "is what Stripe's Payment Element confirms. Refused (400) for a price not on the offer, a quantity above 1 of a non-stackable offer, an offer already held, " +
+      "is what Stripe's Payment Element confirms (\"\" when nothing is due now). A plan of a group in which Stripe already bills the customer a plan switches that " +
+      "subscription in place (new price and offer, Stripe's default proration), as the reference does. Refused (400) for a price not on the offer, a quantity above 1 of a non-stackable offer, an offer already held, " +
       "an add-on without its base offer, or a one-time price while a subscription of the group runs. A server without a Stripe key answers 400 " +
       "(its purchases run in test mode: complete-test-mode-purchase). If Stripe cannot be reached the code stays usable.",
     tags: TAGS,

@@ -13,7 +13,7 @@ import { createPurchaseCode, findUsablePurchaseCode, releasePurchaseCode, usePur
 import { assertPurchasable, offerForPurchase, purchasablePrices, purchaseStanding, wirePrice } from "./purchase-offers.js";
 import { offerFromSnapshot } from "./payments-offers.js";
 import { stripeAccountIdOf, stripeFor } from "./stripe/stripe-client.js";
-import { addInterval, ensureStripeCustomer, startStripePurchase } from "./stripe/stripe-purchases.js";
+import { addInterval, ensureStripeCustomer, startStripePurchase, switchStripeSubscription } from "./stripe/stripe-purchases.js";
 import { inTransaction } from "./team-access.js";
 
 /**
@@ -32,8 +32,9 @@ export const TEST_MODE_SERVER =
 export const NOT_TEST_MODE_SERVER =
   "This server has a Stripe key, so purchases go through Stripe: test-mode purchases are made by an admin (POST /internal/payments/test-mode-purchase-session).";
 
-export const STRIPE_PLAN_SWITCH =
-  "Customer already has a Stripe subscription in this group; switching it to another offer through a purchase link is not supported yet. Cancel the current subscription first.";
+/** An admin's test-mode purchase cannot end or change what Stripe bills. */
+export const STRIPE_PLAN_TEST_MODE =
+  "Customer already has a Stripe subscription in this group; a test-mode purchase cannot replace it. Cancel the current subscription first.";
 
 const plain = (status: 400, message: string) => new HTTPException(status, { message });
 
@@ -120,8 +121,9 @@ export interface PurchaseChoice {
 
 /**
  * `purchase-session`: checks the purchase, uses the code up, then starts it at Stripe (a subscription for a
- * price with an interval, a payment intent otherwise); the webhook records it once paid. If Stripe cannot be
- * reached the code is given back, so the buyer can try again with the same link.
+ * price with an interval, a payment intent otherwise); the webhook records it once paid. A plan of a group in
+ * which Stripe already bills the customer a plan switches that subscription in place instead (as the
+ * reference does). If Stripe cannot be reached the code is given back, so the buyer can try again.
  */
 export async function startPurchaseSession(deps: AppDeps, choice: PurchaseChoice): Promise<{ client_secret: string }> {
   const { db } = deps;
@@ -132,11 +134,12 @@ export async function startPurchaseSession(deps: AppDeps, choice: PurchaseChoice
   const standing = await purchaseStanding(db, customerOf(row), row.offer_id, offer, config);
   const price = assertPurchasable(purchasablePrices(row.offer_id, offer), offer, choice.price_id, choice.quantity, standing);
   const replaces = standing.conflicting.flatMap((o) => o.subscriptionId ?? []);
-  await assertNoStripePlanSwitch(db, replaces);
+  // assertPurchasable refused a one-time price in a group with a subscription: a price with an interval here.
+  const billed = await stripeBilled(db, replaces);
   await usePurchaseCode(db, row);
   let started: { client_secret: string };
   try {
-    started = await startStripePurchase(deps, {
+    const input = {
       projectId: row.project_id,
       stripeAccountId: row.stripe_account_id,
       stripeCustomerId: row.stripe_customer_id,
@@ -146,14 +149,18 @@ export async function startPurchaseSession(deps: AppDeps, choice: PurchaseChoice
       priceId: choice.price_id,
       price,
       quantity: choice.quantity,
-    });
+    };
+    // One plan per group: at most one running Stripe subscription can be in it (the newest, should there be more).
+    started = billed[0] ? await switchStripeSubscription(deps, { ...input, stripeSubscriptionId: billed[0].stripeSubscriptionId }) : await startStripePurchase(deps, input);
   } catch (error) {
     // Stripe's failures come as a clear 502/503 (callStripe); nothing was bought, so the link works again.
     await releasePurchaseCode(db, row);
     throw error;
   }
-  // As the reference does: the test-mode subscriptions of the group that this subscription replaces end now.
-  await cancelSubscriptions(db, customerOf(row), replaces, new Date());
+  // As the reference does: the test-mode subscriptions of the group that this subscription replaces end now
+  // (a switched Stripe subscription goes on, with its new plan, as the webhook will record).
+  const switched = new Set(billed.slice(0, 1).map((b) => b.id));
+  await cancelSubscriptions(db, customerOf(row), replaces.filter((id) => !switched.has(id)), new Date());
   return started;
 }
 
@@ -178,7 +185,7 @@ export async function completeTestModePurchase(deps: AppDeps, choice: PurchaseCh
     const purchase = { customer, offerId: row.offer_id, offer, priceId: choice.price_id, quantity: choice.quantity };
     if (price.interval) {
       const replaces = standing.conflicting.flatMap((o) => o.subscriptionId ?? []);
-      await assertNoStripePlanSwitch(trx, replaces);
+      if ((await stripeBilled(trx, replaces)).length > 0) throw plain(400, STRIPE_PLAN_TEST_MODE);
       await recordTestModeSubscription(trx, { ...purchase, interval: price.interval, replaces });
     } else {
       await recordOneTimePurchase(trx, { ...purchase, creationSource: "TEST_MODE" });
@@ -267,12 +274,15 @@ async function cancelSubscriptions(db: Db, customer: Customer, ids: string[], no
     .execute();
 }
 
-/**
- * A subscription bought in a group replaces the running one; one that Stripe bills cannot be ended or switched
- * from here yet (the reference switches it in place at Stripe), and two plans of one group would both be billed.
- */
-async function assertNoStripePlanSwitch(db: Db, replaces: string[]): Promise<void> {
-  if (replaces.length === 0) return;
-  const atStripe = await db.selectFrom("payment_subscriptions").select("id").where("id", "in", replaces).where("stripe_subscription_id", "is not", null).executeTakeFirst();
-  if (atStripe) throw plain(400, STRIPE_PLAN_SWITCH);
+/** Which of these subscriptions Stripe bills (the newest first): a purchase in their group switches them at Stripe. */
+async function stripeBilled(db: Db, ids: string[]): Promise<{ id: string; stripeSubscriptionId: string }[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("payment_subscriptions")
+    .select(["id", "stripe_subscription_id"])
+    .where("id", "in", ids)
+    .where("stripe_subscription_id", "is not", null)
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((r) => ({ id: r.id, stripeSubscriptionId: r.stripe_subscription_id! }));
 }

@@ -107,6 +107,55 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
     return view;
   };
 
+  /**
+   * `subscriptions.update` as the server uses it: the item (by its id) gets a new price and quantity, metadata
+   * merges ("" deletes a key), and proration is Stripe's default (create_prorations): with the same interval the
+   * credit and charge wait for the next invoice (no invoice now); with another interval the billing cycle starts
+   * again now and an invoice of the new amount less the unused time's credit is made now, left open for the
+   * buyer with `payment_behavior=default_incomplete` (the subscription past_due until it is paid).
+   */
+  function updateSubscription(account: string | null, subId: string, p: Obj): Obj {
+    const sub = owned(connected(account), subId, "subscription");
+    const metadata: Obj = { ...sub.metadata };
+    for (const [key, value] of Object.entries((p.metadata ?? {}) as Obj)) {
+      if (value === "") delete metadata[key];
+      else metadata[key] = value;
+    }
+    sub.metadata = metadata;
+    const change = p.items?.[0];
+    if (!change) return sub;
+    const item = sub.items.data[0];
+    if (change.id !== item.id) throw new StripeError(400, `Invalid subscription item: ${change.id}`, "parameter_invalid");
+    const priceData = change.price_data;
+    if (!priceData?.recurring?.interval || !priceData.product) throw new StripeError(400, "Missing required param: items[0][price_data]", "parameter_missing");
+    owned(account, priceData.product, "product");
+    const before = { amount: item.price.unit_amount * item.quantity, recurring: item.price.recurring, start: item.current_period_start, end: item.current_period_end };
+    const quantity = Number(change.quantity ?? item.quantity);
+    const unitAmount = Number(priceData.unit_amount);
+    item.price = { id: id("price"), object: "price", currency: priceData.currency, unit_amount: unitAmount, product: priceData.product, recurring: priceData.recurring };
+    item.quantity = quantity;
+    const sameInterval = before.recurring.interval === priceData.recurring.interval && Number(before.recurring.interval_count ?? 1) === Number(priceData.recurring.interval_count ?? 1);
+    if (sameInterval || p.proration_behavior === "none") return sub;
+    const start = now();
+    // The unused share of what was paid for the period, in whole minor units (integers: no float touches money).
+    const unused = before.end > start ? Math.floor((before.amount * (before.end - start)) / Math.max(1, before.end - before.start)) : 0;
+    const amountDue = Math.max(0, unitAmount * quantity - unused);
+    item.current_period_start = start;
+    item.current_period_end = start + PERIOD_SECONDS[priceData.recurring.interval as keyof typeof PERIOD_SECONDS] * Number(priceData.recurring.interval_count ?? 1);
+    let confirmation: Obj | null = null;
+    let paymentIntent: string | null = null;
+    if (amountDue > 0) {
+      const pi = put(account!, { id: id("pi"), object: "payment_intent", amount: amountDue, currency: priceData.currency, customer: sub.customer, status: "requires_payment_method", metadata: {}, created: start, livemode: false, subscription: subId });
+      pi.client_secret = `${pi.id}_secret_${randomBytes(12).toString("hex")}`;
+      paymentIntent = pi.id;
+      confirmation = { client_secret: pi.client_secret, type: "payment_intent" };
+      if (p.payment_behavior === "default_incomplete") sub.status = "past_due";
+    }
+    const invoice = put(account!, { id: id("in"), object: "invoice", customer: sub.customer, subscription: subId, amount_due: amountDue, currency: priceData.currency, status: amountDue > 0 ? "open" : "paid", confirmation_secret: confirmation, payment_intent_id: paymentIntent, created: start });
+    sub.latest_invoice = invoice.id;
+    return sub;
+  }
+
   function route(method: string, path: string, account: string | null, p: Obj): Obj {
     const expand: string[] = p.expand ?? [];
     let m: RegExpMatchArray | null;
@@ -183,6 +232,7 @@ export async function startStripeStandIn(options: { secretKey?: string; webhookS
       return { object: "list", data, has_more: false, url: "/v1/subscriptions" };
     }
     if (method === "GET" && (m = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) return subscriptionView(owned(account, m[1]!, "subscription"), expand);
+    if (method === "POST" && (m = path.match(/^\/v1\/subscriptions\/([^/]+)$/))) return subscriptionView(updateSubscription(account, m[1]!, p), expand);
     throw new StripeError(404, `Unrecognized request URL (${method}: ${path}) in the Stripe stand-in`, "unrecognized_url");
   }
 

@@ -86,17 +86,10 @@ export async function startStripePurchase(deps: Pick<AppDeps, "env">, input: Str
   if (!charge) throw new HTTPException(400, { message: `Price ${JSON.stringify(input.priceId)} has no amount in any currency.` });
   const unitAmount = toMinorUnits(charge.amount, charge.currency);
   const options = { stripeAccount: input.stripeAccountId };
-  const metadata = {
-    ...offerMetadata(input.offerId, input.offer),
-    priceId: input.priceId,
-    customerType: input.customer.customerType,
-    customerId: input.customer.customerId,
-    projectId: input.projectId,
-  };
+  const metadata = purchaseMetadata(input);
   if (input.price.interval) {
-    const [count, unit] = input.price.interval;
-    const product = await callStripe("create the product", () => stripe.products.create({ name: input.offer.displayName || "Subscription" }, options));
     const trial = input.price.freeTrial ?? input.offer.freeTrial;
+    const priceData = await recurringPriceData(stripe, input, charge.currency, unitAmount);
     const subscription = await callStripe("create the subscription", () =>
       stripe.subscriptions.create(
         {
@@ -104,17 +97,7 @@ export async function startStripePurchase(deps: Pick<AppDeps, "env">, input: Str
           payment_behavior: "default_incomplete",
           payment_settings: { save_default_payment_method: "on_subscription" },
           expand: ["latest_invoice.confirmation_secret"],
-          items: [
-            {
-              price_data: {
-                currency: charge.currency.toLowerCase(),
-                unit_amount: minorUnitsNumber(unitAmount),
-                product: product.id,
-                recurring: { interval: unit, interval_count: count },
-              },
-              quantity: input.quantity,
-            },
-          ],
+          items: [{ price_data: priceData, quantity: input.quantity }],
           ...(trial && { trial_end: Math.floor(addInterval(new Date(), trial).getTime() / 1000) }),
           metadata,
         },
@@ -138,6 +121,64 @@ export async function startStripePurchase(deps: Pick<AppDeps, "env">, input: Str
   );
   if (!intent.client_secret) throw new HTTPException(502, { message: "Stripe answered a payment intent without a client secret." });
   return { client_secret: intent.client_secret };
+}
+
+const purchaseMetadata = (input: StripePurchaseInput): Record<string, string> => ({
+  ...offerMetadata(input.offerId, input.offer),
+  priceId: input.priceId,
+  customerType: input.customer.customerType,
+  customerId: input.customer.customerId,
+  projectId: input.projectId,
+});
+
+/** A recurring price for the subscription's item, on a product named after the offer (as the reference does). */
+async function recurringPriceData(stripe: Stripe, input: StripePurchaseInput, currency: string, unitAmount: bigint) {
+  const [count, unit] = input.price.interval!;
+  const product = await callStripe("create the product", () =>
+    stripe.products.create({ name: input.offer.displayName || "Subscription" }, { stripeAccount: input.stripeAccountId }),
+  );
+  return { currency: currency.toLowerCase(), unit_amount: minorUnitsNumber(unitAmount), product: product.id, recurring: { interval: unit, interval_count: count } };
+}
+
+/**
+ * Switches the customer's running Stripe subscription of the group to another plan in place, as the reference
+ * does: its item gets the new price and quantity and its metadata the new offer, with Stripe's default proration
+ * (the unused time is credited; with the same interval on the next invoice, with another interval on an invoice
+ * now, the billing cycle starting again). Answers the client secret of an invoice the buyer must pay now, or ""
+ * when nothing is due now. The webhook's events record the switch, as for a new subscription. A free trial is
+ * not given again to a customer already subscribed.
+ */
+export async function switchStripeSubscription(
+  deps: Pick<AppDeps, "env">,
+  input: StripePurchaseInput & { stripeSubscriptionId: string },
+): Promise<{ client_secret: string }> {
+  const stripe = requireStripe(deps);
+  const charge = chargeCurrency(input.price);
+  if (!charge || !input.price.interval) throw new HTTPException(400, { message: `Price ${JSON.stringify(input.priceId)} has no amount in any currency.` });
+  const options = { stripeAccount: input.stripeAccountId };
+  const current = await callStripe("read the subscription", () => stripe.subscriptions.retrieve(input.stripeSubscriptionId, {}, options));
+  const item = current.items.data[0];
+  if (!item) throw new HTTPException(502, { message: "Stripe answered a subscription without items." });
+  const priceData = await recurringPriceData(stripe, input, charge.currency, toMinorUnits(charge.amount, charge.currency));
+  // Stripe merges metadata; the old offer's keys the new one does not write are removed ("" deletes a key).
+  const metadata = purchaseMetadata(input);
+  for (const key of Object.keys(current.metadata ?? {})) if (!(key in metadata) && /^(offerId|offer|offer_\d+)$/.test(key)) metadata[key] = "";
+  const updated = await callStripe("switch the subscription", () =>
+    stripe.subscriptions.update(
+      input.stripeSubscriptionId,
+      {
+        items: [{ id: item.id, price_data: priceData, quantity: input.quantity }],
+        // Payment due now (another interval) waits for the buyer on the purchase page, as a new subscription's does.
+        payment_behavior: "default_incomplete",
+        payment_settings: { save_default_payment_method: "on_subscription" },
+        expand: ["latest_invoice.confirmation_secret"],
+        metadata,
+      },
+      options,
+    ),
+  );
+  const invoice = updated.latest_invoice as Stripe.Invoice | null;
+  return { client_secret: invoice?.status === "open" ? (invoice.confirmation_secret?.client_secret ?? "") : "" };
 }
 
 /** An integer count of minor units as the number Stripe's API takes; beyond 2^53 it could not be exact. */
