@@ -170,7 +170,8 @@ export function writeNextApp(app: string): void {
   writeFileSync(join(app, "next.config.mjs"), `/** @type {import("next").NextConfig} */\nexport default { turbopack: { root: import.meta.dirname }, experimental: { useTypeScriptCli: true } };\n`);
   const fixture = JSON.parse(readFileSync(join(repository, "demo", "next", "tsconfig.json"), "utf8").replace(/^\s*\/\/.*$/gm, "")) as { compilerOptions: Record<string, unknown>; include: string[] };
   const { customConditions: _none, ...own } = fixture.compilerOptions;
-  const compilerOptions = { target: "ES2022", lib: ["ES2022", "DOM", "DOM.Iterable"], strict: true, noEmit: true, isolatedModules: true, esModuleInterop: true, ...own };
+  // create-next-app's settings (Next's own declarations need skipLibCheck; the Vite app checks ours).
+  const compilerOptions = { target: "ES2022", lib: ["DOM", "DOM.Iterable", "ESNext"], strict: true, noEmit: true, skipLibCheck: true, isolatedModules: true, esModuleInterop: true, resolveJsonModule: true, ...own };
   writeFileSync(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions, include: fixture.include }, null, 2));
 }
 
