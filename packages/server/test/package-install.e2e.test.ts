@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath } from "../../../scripts/chromium.mjs";
-import { ensureBuilt } from "../../../demo/test/support/ensure-built.js";
+import { ensureBuilt, withBuildLock } from "../../../demo/test/support/ensure-built.js";
 import { freePort } from "./support/ports.js";
 
 /**
@@ -63,7 +63,8 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "latchkey-package-"));
   // The elements' bundles and the dashboard, built as the other browser tests build them (once, under their lock).
   await ensureBuilt(["packages/elements/dist/latchkey.iife.js", "packages/dashboard/dist/index.html"]);
-  await run("npm", ["pack", "--workspace", "@latchkey/server", "--pack-destination", work], repository);
+  // Packing copies those builds: under the builds' lock, so no other test file rewrites them meanwhile.
+  await withBuildLock(() => run("npm", ["pack", "--workspace", "@latchkey/server", "--pack-destination", work], repository));
   const tarball = readdirSync(work).find((file) => file.endsWith(".tgz"))!;
 
   const prebuilds = join(work, "prebuilds");
