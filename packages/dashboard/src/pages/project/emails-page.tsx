@@ -1,5 +1,6 @@
 import { useNavigate, useSearch } from "@tanstack/react-router";
-import { useId, useRef, type KeyboardEvent } from "react";
+import { useId } from "react";
+import { PageTabs, tabPanelProps } from "../../components/page-tabs.js";
 import { useProjectAdmin, useProjectId } from "../../project-admin.js";
 import { EmailDraftsSection } from "./emails/email-drafts-section.js";
 import { EmailServerSection } from "./emails/email-server-section.js";
@@ -30,44 +31,12 @@ export function EmailsPage() {
   const navigate = useNavigate({ from: "/projects/$projectId/emails" });
   // Replaced, not pushed: Back leaves the page rather than stepping through its tabs.
   const setCurrent = (tab: EmailTabId) => void navigate({ search: tab === "server" ? {} : { tab }, replace: true });
-  const tabs = useRef<Record<string, HTMLButtonElement | null>>({});
   const active = TABS.find((tab) => tab.id === current)!;
-
-  function moveWithKeys(event: KeyboardEvent) {
-    const index = TABS.findIndex((tab) => tab.id === current);
-    const next = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: TABS.length - 1 }[event.key];
-    if (next === undefined) return;
-    event.preventDefault();
-    const tab = TABS[(next + TABS.length) % TABS.length]!;
-    setCurrent(tab.id);
-    tabs.current[tab.id]?.focus();
-  }
 
   return (
     <>
-      <section className="dashboard-card emails-header" aria-labelledby={`${id}-title`}>
-        <h2 id={`${id}-title`}>Emails</h2>
-        <div role="tablist" aria-label="Email settings" className="emails-tabs" onKeyDown={moveWithKeys}>
-          {TABS.map((tab) => (
-            <button
-              key={tab.id}
-              ref={(element) => {
-                tabs.current[tab.id] = element;
-              }}
-              type="button"
-              role="tab"
-              id={`${id}-tab-${tab.id}`}
-              aria-selected={tab.id === current}
-              aria-controls={`${id}-panel`}
-              tabIndex={tab.id === current ? 0 : -1}
-              onClick={() => setCurrent(tab.id)}
-            >
-              {tab.label}
-            </button>
-          ))}
-        </div>
-      </section>
-      <section className="dashboard-card emails-panel" role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${current}`}>
+      <PageTabs idPrefix={id} title="Emails" label="Email settings" tabs={TABS} current={current} onSelect={setCurrent} />
+      <section className="dashboard-card emails-panel" {...tabPanelProps(id, current)}>
         <active.Section key={active.id} admin={admin} projectId={projectId} />
       </section>
     </>
