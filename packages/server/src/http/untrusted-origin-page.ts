@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import type { AppEnv } from "./context.js";
 import { setProtocolHeader } from "./dialect.js";
+import { escapeHtml } from "./page-html.js";
 
 /**
  * What a browser shows when a flow it navigated through (the OAuth callback) would send it back to a page on an
@@ -54,9 +55,6 @@ function originOf(url: string): string {
   }
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
 
 const PAGE_CSS = `
 :root { color-scheme: light dark; font-family: system-ui, sans-serif; }

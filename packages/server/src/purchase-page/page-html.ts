@@ -1,3 +1,4 @@
+import { HOSTED_PAGE_CSS, escapeHtml } from "../http/page-html.js";
 import type { PriceView } from "./format.js";
 
 /**
@@ -6,22 +7,7 @@ import type { PriceView } from "./format.js";
  * the server sends, so it reads without the script; the script only pays.
  */
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-/** JSON inside a <script>: nothing in it can close the element or start a comment. */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-
-const PAGE_CSS = `
-:root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-body { margin: 0; min-height: 100vh; display: flex; flex-direction: column; align-items: center; background: Canvas; color: CanvasText; }
-header { width: 100%; max-width: 28rem; padding: 2rem 1rem 0; box-sizing: border-box; }
-.project { margin: 0; font-weight: 600; font-size: 1.125rem; text-align: center; }
-main { width: 100%; max-width: 28rem; padding: 1rem; box-sizing: border-box; }
-h1 { font-size: 1.5rem; margin: 0.5rem 0 1rem; }
+const PAGE_CSS = `${HOSTED_PAGE_CSS}h1 { font-size: 1.5rem; margin: 0.5rem 0 1rem; }
 .note { padding: 0.75rem; border-radius: 0.5rem; border: 1px solid color-mix(in srgb, CanvasText 25%, transparent); margin: 0 0 1rem; }
 .test-mode { border-color: #b45309; background: color-mix(in srgb, #f59e0b 15%, Canvas); }
 fieldset { border: 0; padding: 0; margin: 0 0 1rem; min-width: 0; }

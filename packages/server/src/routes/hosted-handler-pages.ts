@@ -5,6 +5,7 @@ import { HOSTED_PAGES, RETURN_TO_PARAM, hostedHandlerPath, type HostedPage } fro
 import { hasHostedPages, hostedHandlerBase, isUrlTrustedForProject, projectHomeUrl } from "../config/hosted-pages.js";
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { AppEnv } from "../http/context.js";
+import { HOSTED_PAGE_CSS, escapeHtml, scriptJson } from "../http/page-html.js";
 import { findProject } from "../services/projects.js";
 import { STATIC_VERSION } from "./static-bundles.js";
 
@@ -97,7 +98,7 @@ async function hostedPage(c: Context<AppEnv>, projectId: string, page: string): 
 <meta name="robots" content="noindex">
 <title>${escapeHtml(project.display_name)}</title>
 <link rel="icon" href="data:,">
-<style>${PAGE_CSS}</style>
+<style>${HOSTED_PAGE_CSS}</style>
 <script src="/static/${STATIC_VERSION}/latchkey.iife.js"></script>
 <script nonce="${nonce}">Latchkey.initHostedPage(${scriptJson(appOptions)});</script>
 </head>
@@ -143,7 +144,7 @@ function securityHeaders(publicUrl: string, nonce?: string): Record<string, stri
 function notFoundPage(c: Context<AppEnv>, message: string): Response {
   const html = `<!doctype html>
 <html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Not found</title><style>${PAGE_CSS}</style></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Not found</title><style>${HOSTED_PAGE_CSS}</style></head>
 <body><main><h1>Not found</h1><p>${escapeHtml(message)}</p></main></body>
 </html>`;
   return new Response(html, { status: 404, headers: { "content-type": "text/html; charset=utf-8", ...securityHeaders(c.get("deps").env.publicUrl) } });
@@ -155,19 +156,3 @@ function pageLanguage(acceptLanguage: string | undefined): string {
   return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(first) ? first : "en";
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-}
-
-/** JSON inside a <script>: nothing in it can close the element or start a comment. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-
-const PAGE_CSS = `
-:root { color-scheme: light dark; font-family: system-ui, sans-serif; }
-body { margin: 0; min-height: 100vh; display: flex; flex-direction: column; align-items: center; background: Canvas; color: CanvasText; }
-header { width: 100%; max-width: 28rem; padding: 2rem 1rem 0; box-sizing: border-box; }
-.project { margin: 0; font-weight: 600; font-size: 1.125rem; text-align: center; }
-main { width: 100%; max-width: 28rem; padding: 1rem; box-sizing: border-box; }
-`;

@@ -13,7 +13,8 @@ import { findUsablePurchaseCode } from "../services/purchase-codes.js";
 import { purchasablePrices } from "../services/purchase-offers.js";
 import { findProject } from "../services/projects.js";
 import { priceView, type PriceView } from "../purchase-page/format.js";
-import { messageBody, offerPageBody, pageDocument, scriptJson } from "../purchase-page/page-html.js";
+import { scriptJson } from "../http/page-html.js";
+import { messageBody, offerPageBody, pageDocument } from "../purchase-page/page-html.js";
 import { PURCHASE_PAGE_SCRIPT } from "../purchase-page/page-script.js";
 
 /**
