@@ -21,39 +21,43 @@ export const SERVER_BUNDLE = `${serverDir}dist/main.js`;
 const EXTERNAL = ["@electric-sql/pglite", "@node-rs/argon2", "pino", "pg", "pg-native", "oidc-provider", "@scalar/api-reference", "esbuild"];
 
 /**
- * The sources find files relative to themselves (`new URL("./migrations/", import.meta.url)`, the elements'
- * and the demo's built files). In the bundle each source module keeps its own file's URL, so those lookups
- * land where they do when the sources run: the URL of the source file, relative to the bundle (the repository
- * may move).
+ * Bundles `entry` and the TypeScript sources it imports into one ES module, `outfile`; `external` packages stay
+ * imports Node resolves. The sources find files relative to themselves (`new URL("./migrations/",
+ * import.meta.url)`, the elements' and the demo's built files): in the bundle each source module's
+ * `import.meta.url` becomes the URL of `placeOf(its source path)` relative to the bundle, where those files are
+ * (the source file itself for the repository's bundle; its copy under runtime/ for the package).
  */
-const ownUrls = {
-  name: "latchkey-own-import-meta-url",
-  setup(build) {
-    build.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, async (args) => {
-      const fromBundle = relative(dirname(SERVER_BUNDLE), args.path).split(sep).join("/");
-      const ownUrl = `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`;
-      return { contents: (await readFile(args.path, "utf8")).replaceAll("import.meta.url", ownUrl), loader: "ts" };
-    });
-  },
-};
-
-export async function bundleServer() {
+export async function bundleSources({ entry, outfile, external, placeOf, options = {} }) {
+  const ownUrls = {
+    name: "latchkey-own-import-meta-url",
+    setup(build) {
+      build.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, async (args) => {
+        const fromBundle = relative(dirname(outfile), placeOf(args.path)).split(sep).join("/");
+        const ownUrl = `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`;
+        return { contents: (await readFile(args.path, "utf8")).replaceAll("import.meta.url", ownUrl), loader: "ts" };
+      });
+    },
+  };
   await build({
-    entryPoints: [`${serverDir}src/main.ts`],
-    outfile: SERVER_BUNDLE,
+    entryPoints: [entry],
+    outfile,
     bundle: true,
     platform: "node",
     format: "esm",
     target: "node20",
     // The workspace packages (@latchkey/protocol) from their TypeScript sources, as everywhere in the repository.
     conditions: ["source"],
-    external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
+    external: external.flatMap((name) => [name, `${name}/*`]),
     // CommonJS dependencies inside an ES module bundle still call require() for Node's built-in modules.
     banner: { js: 'import { createRequire as latchkeyCreateRequire } from "node:module"; const require = latchkeyCreateRequire(import.meta.url);' },
-    sourcemap: "linked",
     logLevel: "warning",
     plugins: [ownUrls],
+    ...options,
   });
+}
+
+export async function bundleServer() {
+  await bundleSources({ entry: `${serverDir}src/main.ts`, outfile: SERVER_BUNDLE, external: EXTERNAL, placeOf: (path) => path, options: { sourcemap: "linked" } });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await bundleServer();

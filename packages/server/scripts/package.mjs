@@ -10,11 +10,10 @@
 // it takes to load ~600 (issue 17). The repository's `npm start` bundle (bundle.mjs) stays as it is.
 import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createRequire } from "node:module";
-import { build } from "esbuild";
+import { bundleSources } from "./bundle.mjs";
 import { BUILDS, dateOutputs, staleness } from "../../../scripts/builds.mjs";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -43,22 +42,6 @@ const RUNTIME_FILES = [
 /** Of the elements' dist/, the script-tag bundles and their locales (not the library's per-module output). */
 const ELEMENTS_DIST = "packages/elements/dist";
 
-/**
- * Each source module finds its files through its own URL (`new URL("./migrations/", import.meta.url)`): in the
- * bundle that URL is the module's place under runtime/, where those files are copied.
- */
-const runtimeUrls = {
-  name: "latchkey-runtime-import-meta-url",
-  setup(build) {
-    build.onLoad({ filter: /\/packages\/[^/]+\/src\/.*\.ts$/ }, async (args) => {
-      const inRuntime = join(RUNTIME, relative(root, args.path));
-      const fromBundle = relative(dirname(BUNDLE), inRuntime).split(sep).join("/");
-      const ownUrl = `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`;
-      return { contents: (await readFile(args.path, "utf8")).replaceAll("import.meta.url", ownUrl), loader: "ts" };
-    });
-  },
-};
-
 /** The elements' bundles and the dashboard, built by the repository's own build commands when stale. */
 function buildWhatTheServerServes() {
   const needed = BUILDS.filter((b) => b.name.includes("web components") || b.name.includes("dashboard"));
@@ -76,19 +59,13 @@ function buildWhatTheServerServes() {
 export async function buildPackage() {
   buildWhatTheServerServes();
   rmSync(PACKAGE_DIR, { recursive: true, force: true });
-  await build({
-    entryPoints: [`${root}packages/server/src/cli.ts`],
+  // Each source module's files are copied under runtime/, at the module's place in the repository.
+  await bundleSources({
+    entry: `${root}packages/server/src/cli.ts`,
     outfile: BUNDLE,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["source"],
-    external: EXTERNAL.flatMap((name) => [name, `${name}/*`]),
-    banner: { js: 'import { createRequire as latchkeyCreateRequire } from "node:module"; const require = latchkeyCreateRequire(import.meta.url);' },
-    legalComments: "linked",
-    logLevel: "warning",
-    plugins: [runtimeUrls],
+    external: EXTERNAL,
+    placeOf: (path) => join(RUNTIME, relative(root, path)),
+    options: { legalComments: "linked" },
   });
   for (const path of RUNTIME_FILES) cpSync(join(root, path), join(RUNTIME, path), { recursive: true });
   const elements = join(root, ELEMENTS_DIST);
