@@ -180,6 +180,8 @@ describe("on a phone (issue 16 §2)", () => {
     const project = await demoProject({
       "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
       "teams.createPersonalTeamOnSignUp": true,
+      // The payment widgets' plans and credits (their entries in WIDGETS need them).
+      ...PAYMENTS,
     });
     const email = `${"a-very-long-local-part-of-an-address".repeat(2)}-${crypto.randomUUID().slice(0, 8)}@example-organisation.com`;
     await createUserWithPassword(project, email, PASSWORD);
