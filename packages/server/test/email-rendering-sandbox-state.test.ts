@@ -87,5 +87,7 @@ describe("projects", () => {
     }
     await expectVerificationMail("state-project-b");
     await expectVerificationMail("state-project-a");
-  });
+    // Three sandboxes start cold here (each loads React, Tailwind and arktype): on a loaded 2-core machine that alone
+    // can take most of the default 30 s.
+  }, 120_000);
 });
