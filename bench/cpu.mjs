@@ -18,15 +18,19 @@ function machine() {
   }
 }
 
-/** CPU ms (user + system) of live processes, by process group, and of all `postgres` processes. */
+/**
+ * CPU ms (user + system) of live processes, by process group, of all `postgres` processes, and of the PostgreSQL
+ * backends serving each database (by the database name in their process title, `postgres: user database host`).
+ */
 function processes() {
   const byGroup = new Map();
+  const postgresBackends = new Map();
   let postgres = 0;
   let entries = [];
   try {
     entries = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
   } catch {
-    return { byGroup, postgres: NaN };
+    return { byGroup, postgres: NaN, postgresBackends };
   }
   for (const pid of entries) {
     let stat;
@@ -40,9 +44,36 @@ function processes() {
     const ms = (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
     const group = Number(fields[2]);
     byGroup.set(group, (byGroup.get(group) ?? 0) + ms);
-    if (comm === "postgres") postgres += ms;
+    if (comm === "postgres") {
+      postgres += ms;
+      const database = backendDatabase(pid);
+      if (database) postgresBackends.set(pid, { database, ms });
+    }
   }
-  return { byGroup, postgres };
+  return { byGroup, postgres, postgresBackends };
+}
+
+function backendDatabase(pid) {
+  try {
+    const title = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return /^postgres: \S+ (\S+) /.exec(title)?.[1];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU ms of the PostgreSQL backends of `database` between two snapshots (those still connected at the second: a
+ * pool's connections); unlike all `postgres` processes, not skewed by other databases' work on the same server, but
+ * without the server's shared processes (WAL writer, checkpointer), which the statements also keep busy.
+ */
+export function postgresBackendsBetween(before, after, database) {
+  if (!after.postgresBackends) return NaN;
+  let ms = 0;
+  for (const [pid, backend] of after.postgresBackends) {
+    if (backend.database === database) ms += backend.ms - (before.postgresBackends?.get(pid)?.ms ?? 0);
+  }
+  return ms;
 }
 
 export function cpuSnapshot() {

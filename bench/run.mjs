@@ -33,7 +33,7 @@ installBenchDependencies();
 const { default: pg } = await import("pg");
 const { COOKIE_CACHE_SECONDS, betterAuthOptions } = await import("./better-auth-server.mjs");
 const { getMigrations } = await import("better-auth/db/migration");
-const { cpuBetween, cpuSnapshot, threadsCpu } = await import("./cpu.mjs");
+const { cpuBetween, cpuSnapshot, postgresBackendsBetween, threadsCpu } = await import("./cpu.mjs");
 const { runLoad } = await import("./load.mjs");
 const { SCENARIOS, betterAuth, createUsers, latchkey } = await import("./scenarios.mjs");
 const { describeCeiling, measureHashCeiling } = await import("./hash-ceiling.mjs");
@@ -89,7 +89,7 @@ async function main() {
   for (const scenario of scenarios) {
     for (const [side, server] of [["latchkey", latchkey], ["betterAuth", betterAuth]]) {
       const origin = origins[side];
-      const result = await measure(scenario, side, { origin, emails: emails[side], group: groups[side], ourGroups: Object.values(groups) });
+      const result = await measure(scenario, side, { origin, emails: emails[side], group: groups[side], ourGroups: Object.values(groups), database: DATABASES[side] });
       rows.push({ scenario: scenario.name, server: server.name, ...result });
       const waited = result.waitedForQuiet > 1.5 ? ` (waited ${result.waitedForQuiet.toFixed(0)} s for other processes to quiet down)` : "";
       console.log(`  ${scenario.name} / ${server.name}: ${result.failed ?? `${result.okPerSecond.toFixed(1)} req/s, ${result.errors} errors${waited}`}`);
@@ -130,7 +130,7 @@ function printCeiling(ceiling, signIn) {
   const ms = (x) => x.toFixed(2);
   console.log(
     `  CPU per sign-in: server ${ms(signIn.cpuMsPerOk)} ms (main thread ${ms(signIn.mainThreadMsPerOk)}, thread pool and V8 threads ${ms(signIn.otherThreadsMsPerOk)}), ` +
-      `PostgreSQL ${ms(signIn.postgresMsPerOk)} ms; one verification alone ${ms(ceiling.cpuMsPerVerification)} ms`,
+      `PostgreSQL ${ms(signIn.postgresMsPerOk)} ms (its database's backends ${ms(signIn.postgresBackendsMsPerOk)}); one verification alone ${ms(ceiling.cpuMsPerVerification)} ms`,
   );
 }
 
@@ -173,6 +173,7 @@ async function measure(scenario, side, context) {
       mainThreadMsPerOk: (threadsAfter.main - threadsBefore.main) / result.ok,
       otherThreadsMsPerOk: (threadsAfter.others - threadsBefore.others) / result.ok,
       postgresMsPerOk: (after.postgres - before.postgres) / result.ok,
+      postgresBackendsMsPerOk: postgresBackendsBetween(before, after, context.database) / result.ok,
     };
     return { ...result, cpuMsPerOk: cpu.serverMs / result.ok, ...split, otherPercent: cpu.otherPercent, waitedForQuiet };
   } catch (error) {

@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// What a password sign-in costs beside the hash, Latchkey alone (issue 35): the CPU per sign-in of the server's
+// main thread, of its other threads (the argon2id hash on libuv's pool, V8's GC and compiler), of the PostgreSQL
+// backends of its database, and the statements a sign-in runs (from pg_stat_statements when the PostgreSQL server
+// preloads it), on a fresh database, at a fixed concurrency for a fixed time, alternating `--runs` measured runs.
+// CPU time, not req/s: a loaded machine changes how fast sign-ins go much more than what each costs.
+//
+//   node bench/sign-in-cpu.mjs [--duration 10] [--warmup 2] [--connections 32] [--runs 3]
+//
+// BENCH_DATABASE_URL (an admin URL of a local PostgreSQL) and BENCH_LATCHKEY_NODE_ARGS (e.g. "--cpu-prof
+// --cpu-prof-dir=/tmp/p"; then `node bench/profile-summary.mjs <profile> --per <sign-ins>`) as for `npm run bench`.
+// For statement counts, a throwaway PostgreSQL with `shared_preload_libraries=pg_stat_statements` (README).
+import { loadavg } from "node:os";
+import {
+  adminDatabaseUrl,
+  childProcesses,
+  databaseUrlOf,
+  dropDatabases,
+  freePort,
+  installBenchDependencies,
+  optionReader,
+  recreateDatabases,
+  startLatchkey,
+  waitUntilUp,
+} from "./harness.mjs";
+
+const { number } = optionReader(process.argv.slice(2), "sign-in-cpu");
+const options = {
+  duration: number("duration", "BENCH_DURATION", 10, { max: 600 }),
+  warmup: number("warmup", "BENCH_WARMUP", 2, { min: 0, max: 60 }),
+  connections: number("connections", "BENCH_CONNECTIONS", 32, { max: 1024 }),
+  runs: number("runs", undefined, 3, { max: 20 }),
+};
+installBenchDependencies();
+const { default: pg } = await import("pg");
+const { cpuSnapshot, postgresBackendsBetween, threadsCpu } = await import("./cpu.mjs");
+const { runLoad } = await import("./load.mjs");
+const { SCENARIOS, createUsers, latchkey } = await import("./scenarios.mjs");
+
+const DATABASE = "latchkey_bench_sign_in_cpu";
+const adminUrl = adminDatabaseUrl("sign-in-cpu");
+const databaseUrl = databaseUrlOf(adminUrl, DATABASE);
+const children = childProcesses((message) => fail(message));
+const scenario = SCENARIOS.find((s) => s.name === "sign-in");
+setTimeout(() => fail("ran longer than its budget"), (300 + options.runs * (options.warmup + options.duration + 20)) * 1000).unref();
+
+try {
+  await main();
+} catch (error) {
+  await fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
+}
+
+async function main() {
+  const pgVersion = await recreateDatabases(adminUrl, [DATABASE]);
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const server = startLatchkey(children, "Latchkey", { databaseUrl, port });
+  await waitUntilUp(`${origin}/health`);
+  const emails = await createUsers(latchkey, origin);
+  const statements = await statementStats();
+  console.log(
+    `sign-in CPU, Latchkey alone: PostgreSQL ${pgVersion}, concurrency ${options.connections}, ${options.warmup} s warm-up + ${options.duration} s measured, ${options.runs} runs; ` +
+      `load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}${statements.available ? "" : "; no pg_stat_statements on this server: no statement counts"}`,
+  );
+  const rows = [];
+  let first = true;
+  for (let run = 1; run <= options.runs; run++) {
+    const load = async (seconds) => runLoad({ origin, ...(await scenario.sides.latchkey({ origin, emails })), connections: options.connections, seconds, maxRequests: 100_000 });
+    if (first || options.warmup > 0) await settle(await load(first ? Math.max(2, options.warmup) : options.warmup));
+    first = false;
+    await statements.reset();
+    const sessionsBefore = await statements.sessions();
+    const before = cpuSnapshot();
+    const threadsBefore = threadsCpu(server.pid);
+    const result = await load(options.duration);
+    const threadsAfter = threadsCpu(server.pid);
+    const after = cpuSnapshot();
+    await settle(result);
+    const calls = await statements.read();
+    // Sign-ins the server finished, counting those still in flight when the load stopped (their statements count too).
+    const finished = (await statements.sessions()) - sessionsBefore;
+    const row = {
+      run,
+      signIns: result.ok,
+      errors: result.errors,
+      perSecond: result.okPerSecond,
+      main: (threadsAfter.main - threadsBefore.main) / result.ok,
+      others: (threadsAfter.others - threadsBefore.others) / result.ok,
+      backends: postgresBackendsBetween(before, after, DATABASE) / result.ok,
+      postgres: (after.postgres - before.postgres) / result.ok,
+      statements: calls ? calls.total / finished : NaN,
+      finished,
+      load: loadavg()[0],
+      detail: calls?.byStatement,
+    };
+    rows.push(row);
+    const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : "-");
+    console.log(
+      `  run ${run}: ${row.signIns} sign-ins (${row.perSecond.toFixed(1)}/s, ${row.errors} errors); CPU per sign-in: main thread ${ms(row.main)} ms, other threads ${ms(row.others)} ms, ` +
+        `PostgreSQL backends ${ms(row.backends)} ms (all postgres processes ${ms(row.postgres)} ms); statements per sign-in ${ms(row.statements)}; load ${row.load.toFixed(1)}`,
+    );
+  }
+  const median = (key) => {
+    const values = rows.map((r) => r[key]).sort((a, b) => a - b);
+    return values[Math.floor(values.length / 2)];
+  };
+  const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : "-");
+  console.log(
+    `median of ${rows.length}: main thread ${ms(median("main"))} ms, other threads ${ms(median("others"))} ms, PostgreSQL backends ${ms(median("backends"))} ms, statements ${ms(median("statements"))} per sign-in`,
+  );
+  const last = rows.at(-1)?.detail;
+  if (last) {
+    console.log(`statements of the last run, per sign-in finished (calls, mean ms of execution):`);
+    for (const s of last) console.log(`  ${(s.calls / rows.at(-1).finished).toFixed(2).padStart(6)}  ${s.mean.toFixed(3).padStart(7)} ms  ${s.query}`);
+  }
+  await statements.end();
+  await children.stopAll();
+  if (process.env.BENCH_KEEP_DATABASES !== "1") await dropDatabases(adminUrl, [DATABASE]);
+}
+
+/** pg_stat_statements of the bench's database, when the server has it. */
+async function statementStats() {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let available = true;
+  try {
+    await client.query("create extension if not exists pg_stat_statements");
+    await client.query("select 1 from pg_stat_statements limit 1");
+  } catch {
+    available = false;
+  }
+  const ours = "dbid = (select oid from pg_database where datname = current_database()) and query not like '%pg_stat_statements%'";
+  return {
+    available,
+    reset: async () => {
+      if (available) await client.query("select pg_stat_statements_reset()");
+    },
+    read: async () => {
+      if (!available) return undefined;
+      const { rows } = await client.query(
+        `select calls::int, mean_exec_time::float8 as mean, left(regexp_replace(query, '\\s+', ' ', 'g'), 110) as query from pg_stat_statements where ${ours} order by calls desc`,
+      );
+      // Heartbeats of the change feed and other once-a-second work are counted too: a few per run.
+      return { total: rows.reduce((sum, r) => sum + r.calls, 0), byStatement: rows.filter((r) => r.calls >= 5) };
+    },
+    sessions: async () => Number((await client.query("select count(*)::int as n from sessions")).rows[0].n),
+    end: () => client.end(),
+  };
+}
+
+function settle(result) {
+  return new Promise((r) => setTimeout(r, Math.min(15_000, 500 + 1.5 * (Number.isFinite(result.p99) ? result.p99 : 0))));
+}
+
+async function fail(message) {
+  console.error(`\nsign-in-cpu failed: ${message}`);
+  await children.stopAll().catch(() => {});
+  process.exit(1);
+}
