@@ -32,6 +32,11 @@ for (const build of BUILDS) {
   console.log(`  done in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
 }
 
+// The builds' phase, for the server's start-phase lines (packages/server/src/start-phases.ts; LATCHKEY_LOG_LEVEL=debug).
+const cpu = process.cpuUsage();
+const checked = { at: performance.now(), cpu: (cpu.user + cpu.system) / 1000 };
+globalThis[Symbol.for("latchkey.startPhases")] = { phases: [{ phase: "builds checked", ms: checked.at, cpuMs: checked.cpu }], last: checked };
+
 // Runs the server's main(); from here on the process is the server's (its signals, its exit codes). From the
 // server's folder, as `npm run start --workspace @latchkey/server` always ran: a relative LATCHKEY_DATA_DIR,
 // and the default ./.latchkey, stay where earlier starts put the data.

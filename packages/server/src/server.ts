@@ -11,6 +11,7 @@ import { migrate } from "./db/migrate.js";
 import { Drain } from "./http/drain.js";
 import { trackConnections } from "./http/listener-close.js";
 import { StartupError } from "./startup-error.js";
+import { startPhases } from "./start-phases.js";
 import type { Env } from "./env.js";
 import { attachSigningKeyRing } from "./crypto/signing-keys.js";
 import { seedInternalProject } from "./services/seed.js";
@@ -50,6 +51,7 @@ function unreachableDatabase(error: unknown, env: Env): StartupError | undefined
 /** Connects the database, migrates, seeds, and listens. */
 export async function startServer(env: Env, log: Logger, options: { db?: Db } = {}): Promise<RunningServer> {
   const ownsDb = !options.db;
+  const phases = startPhases(log);
   const db =
     options.db ??
     (await connectDatabase(
@@ -57,16 +59,21 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
         ? { kind: "postgres", url: env.databaseUrl, poolSize: env.databasePoolSize }
         : { kind: "pglite", dataDir: env.dataDir, template: { announce: (message) => log.info(message) } },
     ));
+  phases.done(options.db ? "database handed in" : env.databaseUrl ? "PostgreSQL pool made" : "PGlite open");
   const applied = await migrate(db).catch((error: unknown) => {
     throw unreachableDatabase(error, env) ?? error;
   });
   if (applied.length > 0) log.info({ migrations: applied }, "applied migrations");
+  phases.done("migration check", { applied: applied.length });
   await seedInternalProject(db, env);
+  phases.done("internal project seeded");
 
   const feed = await openChangeFeed(db, changeSourceOf(db), log);
+  phases.done("change feed open");
   // Access tokens are signed with the keys in the database (services/signing-keys.ts); made on first start.
   try {
     attachSigningKeyRing(env, await openSigningKeyRing(db, env, log, feed));
+    phases.done("signing keys loaded");
   } catch (error) {
     await feed.close();
     if (ownsDb) await db.destroy();
@@ -77,10 +84,12 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   // The access tokens given are written as users' activity once a second (see its comment).
   const tokenActivity = startTokenActivity(db, log);
   const app = createApp({ db, env, log, caches: createCaches(feed), changes: feed });
+  phases.done("caches and routes made");
   const drain = new Drain();
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: (request, nodeEnv) => drain.serve(request, () => app.fetch(request, nodeEnv)), port: env.port, hostname: env.host }, () => resolve(s));
   });
+  phases.done("listening", { port: env.port });
   const connections = trackConnections(server as Server);
   // Every process sweeps spent codes; concurrent sweeps share the work (see the sweep's comment).
   const sweeper = startVerificationCodeSweeper(db, log);
@@ -91,6 +100,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   // (With a real Svix server configured, it only finishes deliveries queued before; new events are forwarded there.)
   const webhookDelivery = startWebhookDelivery(db, env, log, feed);
   const svixForwarder = env.svix ? startSvixForwarder(db, env.svix, log, feed) : undefined;
+  phases.done("background workers started");
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : env.port;
 
