@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, vi } from "vitest";
-import { createAdminApp, createClientApp } from "../../../core/src/index.js";
+import { constants, createAdminApp, createClientApp } from "../../../core/src/index.js";
 import { CHROMIUM_ARGS } from "../../../../demo/test/support/demo-e2e.js";
 import { chromiumPath } from "../../../../scripts/chromium.mjs";
 import { createKeySet } from "../../../server/src/services/api-keys.js";
@@ -16,8 +16,11 @@ import { ensureDashboardBuilt } from "./dashboard-build.js";
  */
 export interface DashboardHarness {
   readonly server: TestServer;
-  /** A new page on /dashboard/ (phone: 360 × 740; dark: prefers-color-scheme dark). */
-  open(options?: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark"; path?: string }): Promise<Page>;
+  /**
+   * A new page on /dashboard/ (phone: 360 × 740; dark: prefers-color-scheme dark); `refreshToken`: signed in with
+   * that session, its refresh token in the cookie the dashboard's sign-in would have set.
+   */
+  open(options?: { viewport?: { width: number; height: number }; colorScheme?: "light" | "dark"; path?: string; refreshToken?: string }): Promise<Page>;
 }
 
 export function useDashboardHarness(env: Record<string, string> = {}): DashboardHarness {
@@ -55,9 +58,10 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
       if (!server) throw new Error("the dashboard harness has not started yet (use it inside tests)");
       return server;
     },
-    async open({ viewport = { width: 1280, height: 800 }, colorScheme = "light", path = "/dashboard/" } = {}) {
+    async open({ viewport = { width: 1280, height: 800 }, colorScheme = "light", path = "/dashboard/", refreshToken } = {}) {
       const context = await browser!.newContext({ viewport, colorScheme });
       contexts.push(context);
+      if (refreshToken) await context.addCookies([{ name: constants.refreshTokenCookieName("internal"), value: refreshToken, url: server!.url, sameSite: "Lax" }]);
       const page = await context.newPage();
       page.setDefaultTimeout(45_000);
       const errors: string[] = [];
@@ -130,10 +134,36 @@ export async function createAndOpenProject(page: Page, name?: string): Promise<s
   return projectId;
 }
 
-/** A signed-up owner on a new project's Overview, in one step. */
-export async function ownerWithProject(harness: DashboardHarness, options?: Parameters<DashboardHarness["open"]>[0]) {
-  const page = await harness.open(options);
-  const email = await signUpOwner(page);
+/**
+ * A new owner, signed up through the API (as the sign-in widget does it; signing up through the widgets is
+ * dashboard.e2e's and get-started.e2e's subject), and that owner's session: its refresh token, for `open`.
+ */
+export async function signUpOwnerByApi(server: TestServer): Promise<{ email: string; refreshToken: string }> {
+  const email = newOwnerEmail();
+  const app = createClientApp({
+    projectId: "internal",
+    publishableClientKey: server.env.seedKeys.publishableClientKey!,
+    baseUrl: server.url,
+    tokenStore: "memory",
+    currentUrl: () => `${server.url}/dashboard/`,
+    navigate: () => {},
+    // The dashboard's own handler: the verification mail links to it, as it does after a sign-up in the dashboard.
+    urls: { handler: "/dashboard/handler" },
+  });
+  await app.signUpWithCredential({ email, password: OWNER_PASSWORD, noRedirect: true });
+  const { refreshToken } = app.session.peek();
+  if (!refreshToken) throw new Error("the sign-up through the API left no session");
+  return { email, refreshToken };
+}
+
+/**
+ * A new owner (of their own, signed up through the API) on a new project's Overview, in one step; the project is
+ * made through the Projects page, as an owner makes one.
+ */
+export async function ownerWithProject(harness: DashboardHarness, options?: Omit<NonNullable<Parameters<DashboardHarness["open"]>[0]>, "refreshToken">) {
+  const { email, refreshToken } = await signUpOwnerByApi(harness.server);
+  const page = await harness.open({ ...options, refreshToken });
+  await page.getByRole("heading", { name: "Projects", exact: true }).waitFor();
   const projectId = await createAndOpenProject(page);
   return { page, email, projectId };
 }
