@@ -5,7 +5,7 @@ import pg from "pg";
 import { StartupError } from "../startup-error.js";
 import type { ChangeSource } from "./change-feed.js";
 import { acquireDataDirLock, DATA_DIR_LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
-import { PGliteDialect } from "./pglite-dialect.js";
+import { PGLITE_START_PARAMS, PGliteDialect } from "./pglite-dialect.js";
 import { fillFromTemplate, TEMPLATE_COPY_MARKER, type TemplateOptions } from "./pglite-template.js";
 import type { Database } from "./schema.js";
 
@@ -58,7 +58,11 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
     if (target.dataDir && target.template) await fillDataDir(target.dataDir, target.template, lock);
     let pglite: PGlite;
     try {
-      pglite = await PGlite.create({ ...(target.dataDir ? { dataDir: target.dataDir } : {}), ...(target.snapshot ? { loadDataDir: target.snapshot } : {}) });
+      pglite = await PGlite.create({
+        ...(target.dataDir ? { dataDir: target.dataDir } : {}),
+        ...(target.snapshot ? { loadDataDir: target.snapshot } : {}),
+        startParams: PGLITE_START_PARAMS,
+      });
     } catch (error) {
       lock?.release();
       if (!target.dataDir) throw error;

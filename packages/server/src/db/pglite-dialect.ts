@@ -1,4 +1,4 @@
-import type { PGlite } from "@electric-sql/pglite";
+import { PGlite } from "@electric-sql/pglite";
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -10,6 +10,14 @@ import {
   type Kysely,
   type QueryResult,
 } from "kysely";
+
+/**
+ * PGlite's own start parameters, with 32 MB of shared buffers instead of the 128 MB of PostgreSQL's default
+ * configuration: PostgreSQL zeroes all of it when it starts, ~0.15 s of a start's CPU in WebAssembly and 100 MB
+ * of memory (issue 35, bench/cold-start.mjs). An embedded development database of a few thousand users fits; the
+ * files read past that come from the operating system's cache.
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
 
 /**
  * Kysely over embedded PGlite. PGlite is one connection, so connections are handed out one at a time:

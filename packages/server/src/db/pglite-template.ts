@@ -7,7 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { Kysely } from "kysely";
 import { DATA_DIR_LOCK_FILE } from "./data-dir-lock.js";
 import { migrate, migrationFiles, MIGRATIONS_DIR } from "./migrate.js";
-import { PGliteDialect } from "./pglite-dialect.js";
+import { PGLITE_START_PARAMS, PGliteDialect } from "./pglite-dialect.js";
 import type { Database } from "./schema.js";
 
 /**
@@ -98,7 +98,7 @@ export async function ensureTemplate({ templatesDir = TEMPLATES_DIR, announce }:
   // never copies half a template; when two make one at once, the first rename wins and the other is dropped.
   const building = `${path}.building-${randomUUID()}`;
   try {
-    const pglite = await PGlite.create({ dataDir: building });
+    const pglite = await PGlite.create({ dataDir: building, startParams: PGLITE_START_PARAMS });
     const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
     try {
       await migrate(db);
