@@ -77,6 +77,19 @@ export async function upsertSeededKeySet(db: Db, projectId: string, set: NewKeyS
     .execute();
 }
 
+/**
+ * Whether the key set `id` of the project already holds exactly what `upsertSeededKeySet` would write (same keys,
+ * not revoked, same expiry), or, with no keys, does not exist: then seeding it again would change nothing.
+ */
+export async function seededKeySetIsCurrent(db: Db, projectId: string, set: { id: string; expiresAt: Date | null; keys: Partial<Record<KeyKind, string>> }): Promise<boolean> {
+  const row = await db.selectFrom("api_key_sets").selectAll().where("id", "=", set.id).executeTakeFirst();
+  if (Object.keys(set.keys).length === 0) return row === undefined;
+  if (!row || row.project_id !== projectId || row.manually_revoked_at !== null || (row.expires_at?.getTime() ?? null) !== (set.expiresAt?.getTime() ?? null)) return false;
+  const same = (a: Uint8Array | string | null, b: Uint8Array | string | null) =>
+    a === null || b === null || typeof a === "string" || typeof b === "string" ? a === b : Buffer.from(a).equals(Buffer.from(b));
+  return Object.entries(keyColumns(set.keys)).every(([column, value]) => same(row[column as keyof typeof row] as Uint8Array | string | null, value));
+}
+
 export async function listKeySets(db: Db, projectId: string): Promise<InternalApiKeyRead[]> {
   const rows = await db.selectFrom("api_key_sets").selectAll().where("project_id", "=", projectId).orderBy("created_at", "desc").orderBy("id").execute();
   return rows.map(toRead);
