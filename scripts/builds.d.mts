@@ -4,7 +4,9 @@ export interface Build {
   sources: string[];
   outputs: string[];
   command: string[];
+  /** Commands that together do what `command` does and may run at the same time (`npm start` runs them so). */
+  parallel?: string[][];
 }
 export declare const BUILDS: Build[];
-export declare function staleness(root: string, build: Build): string | undefined;
+export declare function staleness(root: string, build: Build, newest?: Map<string, { path: string; mtimeMs: number } | undefined>): string | undefined;
 export declare function dateOutputs(root: string, build: Build, startedAt: number): void;

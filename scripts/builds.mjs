@@ -13,7 +13,9 @@ const ELEMENTS_SOURCES = [
 
 /**
  * Each build: what it reads (directories count with everything in them but dist/ and node_modules/), what it
- * writes, and the command. A build is stale when an output is missing or older than a source.
+ * writes, and the command (`parallel`: commands that together do what `command` does, which may run at once).
+ * A build is stale when an output is missing or older than a source. The builds read sources only, never
+ * another build's outputs, so `npm start` runs the stale ones side by side.
  */
 export const BUILDS = [
   {
@@ -21,6 +23,11 @@ export const BUILDS = [
     sources: ELEMENTS_SOURCES,
     outputs: ["packages/elements/dist/latchkey.js", "packages/elements/dist/latchkey.iife.js", "packages/elements/dist/latchkey-sign-in.iife.js", "packages/elements/dist/latchkey-account.js"],
     command: ["npm", "run", "--silent", "build:elements"],
+    // The same two Vite builds as `command` (package.json's build:elements), which `npm start` runs side by side.
+    parallel: [
+      ["node", "node_modules/vite/bin/vite.js", "build", "--config", "packages/elements/vite.config.ts", "--logLevel", "warn"],
+      ["node", "node_modules/vite/bin/vite.js", "build", "--config", "packages/elements/vite.config.ts", "--mode", "sign-in", "--logLevel", "warn"],
+    ],
   },
   {
     name: "the React demo (demo/react/dist)",
@@ -42,8 +49,12 @@ export const BUILDS = [
   },
 ];
 
-/** Why `build` must run in `root` ("… is missing", "… changed"), or undefined when its outputs are up to date. */
-export function staleness(root, build) {
+/**
+ * Why `build` must run in `root` ("… is missing", "… changed"), or undefined when its outputs are up to date.
+ * `newest` (a Map) keeps what was found under each source for the next builds checked in the same pass: the
+ * builds share most sources, and each tree is then walked once (issue 35).
+ */
+export function staleness(root, build, newest = new Map()) {
   let oldestOutput = Infinity;
   for (const output of build.outputs) {
     const stat = statSync(join(root, output), { throwIfNoEntry: false });
@@ -51,8 +62,10 @@ export function staleness(root, build) {
     oldestOutput = Math.min(oldestOutput, stat.mtimeMs);
   }
   for (const source of build.sources) {
-    const changed = newerThan(join(root, source), oldestOutput);
-    if (changed) return `${changed.slice(root.length).replace(/^\//, "")} changed`;
+    const path = join(root, source);
+    if (!newest.has(path)) newest.set(path, newestUnder(path));
+    const found = newest.get(path);
+    if (found && found.mtimeMs > oldestOutput) return `${found.path.slice(root.length).replace(/^\//, "")} changed`;
   }
   return undefined;
 }
@@ -69,20 +82,20 @@ export function dateOutputs(root, build, startedAt) {
 const SKIPPED = new Set(["dist", "node_modules"]);
 
 /**
- * The first path under `path` modified after `time`. A directory's own time moves when a file in it is added
- * or removed, so it counts too — except for one that holds a skipped entry (demo/react holds dist/), whose
- * time also moves when a build (re)creates that.
+ * The most recently modified path under `path` (itself included), or undefined when there is none. A directory's
+ * own time moves when a file in it is added or removed, so it counts too — except for one that holds a skipped
+ * entry (demo/react holds dist/), whose time also moves when a build (re)creates that.
  */
-function newerThan(path, time) {
+function newestUnder(path) {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return undefined;
-  if (!stat.isDirectory()) return stat.mtimeMs > time ? path : undefined;
+  if (!stat.isDirectory()) return { path, mtimeMs: stat.mtimeMs };
   const entries = readdirSync(path);
-  if (stat.mtimeMs > time && !entries.some((entry) => SKIPPED.has(entry))) return path;
+  let newest = entries.some((entry) => SKIPPED.has(entry)) ? undefined : { path, mtimeMs: stat.mtimeMs };
   for (const entry of entries) {
     if (SKIPPED.has(entry)) continue;
-    const changed = newerThan(join(path, entry), time);
-    if (changed) return changed;
+    const found = newestUnder(join(path, entry));
+    if (found && (!newest || found.mtimeMs > newest.mtimeMs)) newest = found;
   }
-  return undefined;
+  return newest;
 }
