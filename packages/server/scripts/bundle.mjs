@@ -57,7 +57,7 @@ export async function bundleSources({ entry, outfile, external, placeOf, options
 }
 
 export async function bundleServer() {
-  await bundleSources({ entry: `${serverDir}src/main.ts`, outfile: SERVER_BUNDLE, external: EXTERNAL, placeOf: (path) => path, options: { sourcemap: "linked" } });
+  await bundleSources({ entry: `${serverDir}src/main.ts`, outfile: SERVER_BUNDLE, external: EXTERNAL, placeOf: (path) => path, options: { sourcemap: "linked", sourcesContent: false } });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await bundleServer();

@@ -1,8 +1,8 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import type { Logger } from "pino";
-import type { Db } from "./connect.js";
+import { loadPg, type Db } from "./connect.js";
 
 /**
  * The stream of `<kind>:<id>` change notifications the database sends on commit (migration 0008), which
@@ -108,6 +108,7 @@ class Feed implements ChangeFeed {
 
   async connectPostgres(url: string): Promise<void> {
     this.url = url;
+    const { pg } = await loadPg();
     const client = new pg.Client({ connectionString: url });
     client.on("notification", (message) => message.channel === CHANGES_CHANNEL && this.deliver(message.payload));
     client.on("error", (err) => this.lost(client, err));

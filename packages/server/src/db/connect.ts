@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PostgresDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { StartupError } from "../startup-error.js";
 import type { ChangeSource } from "./change-feed.js";
 import { acquireDataDirLock, DATA_DIR_LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
@@ -21,14 +21,24 @@ export type DatabaseTarget =
       template?: TemplateOptions;
     };
 
-// Dates come back as Date; bigints (counts) as numbers since ours never exceed 2^53.
-pg.types.setTypeParser(20, (value: string) => Number(value));
+let pgModule: Promise<{ pg: typeof pg; QuickConnectClient: typeof pg.Client }> | undefined;
 
-/** A pooled connection gives up connecting after 3 s, whatever the pool waits for a free one (`connectDatabase`). */
-class QuickConnectClient extends pg.Client {
-  constructor(config?: pg.ClientConfig) {
-    super({ ...config, connectionTimeoutMillis: 3_000 });
-  }
+/**
+ * The PostgreSQL client, loaded when a PostgreSQL database is first connected (change-feed.ts too): a server on
+ * embedded PGlite never loads it (~50 ms of a start's CPU; issue 35).
+ */
+export function loadPg(): Promise<{ pg: typeof pg; QuickConnectClient: typeof pg.Client }> {
+  return (pgModule ??= import("pg").then(({ default: pg }) => {
+    // Dates come back as Date; bigints (counts) as numbers since ours never exceed 2^53.
+    pg.types.setTypeParser(20, (value: string) => Number(value));
+    /** A pooled connection gives up connecting after 3 s, whatever the pool waits for a free one (`connectDatabase`). */
+    class QuickConnectClient extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        super({ ...config, connectionTimeoutMillis: 3_000 });
+      }
+    }
+    return { pg, QuickConnectClient };
+  }));
 }
 
 const changeSources = new WeakMap<Db, ChangeSource>();
@@ -37,6 +47,7 @@ const pools = new WeakMap<Db, pg.Pool>();
 export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
   let db: Db;
   if (target.kind === "postgres") {
+    const { pg, QuickConnectClient } = await loadPg();
     // A database that does not complete a new connection within 3 s is treated as down (503), not waited on. All
     // the pool's connections (ten by default) busy is load, not an outage: a request waits up to 10 s for one (Prisma's pool_timeout, which
     // the reference uses), since one that gave up after 3 s was answered "try again" after its first commit
