@@ -68,6 +68,8 @@ describe("listing users (GET /users)", () => {
 
     expect(await search("LOVELACE")).toEqual([ada.id]);
     expect(await search("Cobol.EX")).toEqual([grace.id]);
+    // Found by both her name and her email, listed once.
+    expect(await search("GRACE")).toEqual([grace.id]);
     expect(await search("a")).toEqual([ada.id, grace.id, percent.id].sort());
     expect(await search(grace.id.slice(4, 20).toUpperCase())).toEqual([grace.id]);
     // LIKE wildcards are ordinary characters.
