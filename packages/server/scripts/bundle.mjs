@@ -13,12 +13,11 @@ export const SERVER_BUNDLE = `${serverDir}dist/main.js`;
 /**
  * Left to Node's own loading: packages that find files next to their code at run time (PGlite's WebAssembly
  * and data, Argon2's native addon, Pino's worker-thread transports, pg's optional native binding), the dev
- * OAuth provider (large, imported only in dev mode when first used), Scalar (only its browser file is
- * served) and esbuild (the email renderer compiles TSX with it; it runs its native binary found next to its
- * code). The email sandbox process (src/email-rendering/sandbox-process.mjs) is a separate file Node runs as it
+ * OAuth provider (large, imported only in dev mode when first used) and esbuild (the email renderer compiles
+ * TSX with it; it runs its native binary found next to its code). The email sandbox process (src/email-rendering/sandbox-process.mjs) is a separate file Node runs as it
  * is. Every other dependency is inside the bundle: loading ~600 small modules one by one took ~200 ms.
  */
-const EXTERNAL = ["@electric-sql/pglite", "@node-rs/argon2", "pino", "pg", "pg-native", "oidc-provider", "@scalar/api-reference", "esbuild"];
+const EXTERNAL = ["@electric-sql/pglite", "@node-rs/argon2", "pino", "pg", "pg-native", "oidc-provider", "esbuild"];
 
 /**
  * Bundles `entry` and the TypeScript sources it imports into one ES module, `outfile`; `external` packages stay

@@ -10,9 +10,8 @@
 // it takes to load ~600 (issue 17). The repository's `npm start` bundle (bundle.mjs) stays as it is.
 import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createRequire } from "node:module";
 import { bundleSources } from "./bundle.mjs";
 import { BUILDS, dateOutputs, staleness } from "../../../scripts/builds.mjs";
 
@@ -27,7 +26,7 @@ const RUNTIME = `${PACKAGE_DIR}runtime/`;
  * esbuild's binary — the email renderer compiles templates with it —, Stripe.js's file the purchase page serves),
  * and the dev OAuth provider (large, loaded only in dev mode). The email sandbox process (runtime/…/email-rendering)
  * loads isolated-vm, also a dependency; the library script it runs in its isolates (React, React Email, arktype,
- * html-to-text) is built here, and Scalar's browser file is copied here: neither needs its packages installed.
+ * html-to-text) is built here, and Scalar's browser file (vendor/scalar/) is copied here: neither needs packages installed.
  */
 const EXTERNAL = ["@electric-sql/pglite", "@node-rs/argon2", "pino", "pg", "pg-native", "oidc-provider", "@stripe/stripe-js", "esbuild"];
 
@@ -75,8 +74,7 @@ export async function buildPackage() {
   cpSync(join(elements, "locales"), join(RUNTIME, ELEMENTS_DIST, "locales"), { recursive: true });
   const { buildFromSources } = await import("../src/email-rendering/sandbox-library.mjs");
   writeFileSync(join(RUNTIME, "packages/server/src/email-rendering/sandbox-library.prebuilt.js"), await buildFromSources());
-  const scalar = join(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js");
-  cpSync(scalar, join(RUNTIME, "packages/server/src/routes/scalar-standalone.js"));
+  cpSync(join(root, "packages/server/vendor/scalar/standalone.js"), join(RUNTIME, "packages/server/src/routes/scalar-standalone.js"));
   const size = readFileSync(BUNDLE).length;
   console.log(`Packaged the server in ${relative(root, PACKAGE_DIR)} (latchkey-server.js: ${(size / 1024 / 1024).toFixed(1)} MB)`);
 }

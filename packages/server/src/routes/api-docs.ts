@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { Context } from "hono";
@@ -11,18 +9,21 @@ import { defineRoute, type Route } from "../http/route.js";
 
 /**
  * `/openapi.json` (the OpenAPI 3.1 document built from the route declarations) and `/docs`, an API
- * reference page rendered by Scalar's API reference (served from our own node_modules: the page loads
+ * reference page rendered by Scalar's API reference (served from our own copy, vendor/scalar/: the page loads
  * nothing from outside the server, sends no telemetry and offers nothing that needs Scalar's services).
  * The script (4.3 MB) and the document (~0.6 MB) go gzip-compressed to a browser that takes it (~1.3 MB and
  * ~30 KB), and the page asks for the document while the script still loads.
  */
 
-/** The package's browser bundle, next to its entry point (dist/index.js → dist/browser/standalone.js). */
+/**
+ * Scalar's browser bundle (@scalar/api-reference's dist/browser/standalone.js), kept in vendor/scalar/ rather than
+ * installed with the package and its ~240 dependencies (scripts/vendor-scalar.mjs updates it).
+ */
 function scalarBundlePath(): string {
-  // The packaged server (scripts/package.mjs) ships this one file beside the code instead of the package.
+  // The packaged server (scripts/package.mjs) ships this one file beside the code.
   const shipped = fileURLToPath(new URL("./scalar-standalone.js", import.meta.url));
   if (existsSync(shipped)) return shipped;
-  return join(dirname(createRequire(import.meta.url).resolve("@scalar/api-reference")), "browser", "standalone.js");
+  return fileURLToPath(new URL("../../vendor/scalar/standalone.js", import.meta.url));
 }
 
 /**
