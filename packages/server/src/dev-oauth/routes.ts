@@ -1,9 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Hono } from "hono";
+import type { Logger } from "pino";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import type { AppEnv } from "../http/context.js";
 import { devOidcRequestListener } from "./listener.js";
 import { createDevOidcProvider } from "./provider.js";
+import { timedFirstUse } from "../start-phases.js";
 
 /** Where Latchkey serves its development OpenID provider; the issuer is `${publicUrl}${DEV_OAUTH_PATH}`. */
 export const DEV_OAUTH_PATH = "/dev/oauth";
@@ -25,7 +27,8 @@ export function devOAuthRoutes() {
     const { incoming, outgoing } = (c.env ?? {}) as { incoming?: IncomingMessage; outgoing?: ServerResponse };
     if (!incoming || !outgoing) return c.text("The development OpenID provider is served only by the Node server.", 501);
 
-    listener ??= startListener(`${env.publicUrl}${DEV_OAUTH_PATH}`, env.oauthDevClientSecret, (error) => log.error({ err: error }, "development OpenID provider failed"));
+    // Not at start: oidc-provider (and Koa) load on the first request here (a debug line says how long it took).
+    listener ??= startListener(`${env.publicUrl}${DEV_OAUTH_PATH}`, env.oauthDevClientSecret, log);
     await (await listener)(incoming, outgoing);
 
     // @hono/node-server's marker: the answer went out on `outgoing`, write nothing more. (It must be this very
@@ -33,12 +36,15 @@ export function devOAuthRoutes() {
     return RESPONSE_ALREADY_SENT;
   });
 
-  function startListener(issuer: string, clientSecret: string, onError: (error: unknown) => void) {
-    const started = createDevOidcProvider({ issuer, clientSecret, onServerError: onError }).then((provider) => {
-      // Its endpoint URLs come from the request; behind a TLS-terminating proxy they must say https too.
-      provider.proxy = true;
-      return devOidcRequestListener(provider, { onError });
-    });
+  function startListener(issuer: string, clientSecret: string, log: Logger) {
+    const onError = (error: unknown) => log.error({ err: error }, "development OpenID provider failed");
+    const started = timedFirstUse(log, "development OpenID provider", () =>
+      createDevOidcProvider({ issuer, clientSecret, onServerError: onError }).then((provider) => {
+        // Its endpoint URLs come from the request; behind a TLS-terminating proxy they must say https too.
+        provider.proxy = true;
+        return devOidcRequestListener(provider, { onError });
+      }),
+    );
     // A failed start is retried by the next request rather than remembered.
     started.catch(() => {
       if (listener === started) listener = undefined;
