@@ -1,22 +1,39 @@
 #!/usr/bin/env node
-// Cold start: time from `npm start` to the first 200 from /api/v1, on an empty data dir and on a warm one
-// (embedded PGlite), with the builds up to date; and once per run each, on an empty data dir:
-// - the first start on a machine: `npm ci`'s postinstall made the PGlite template (that step is timed on its
-//   own, scripts/pglite-template.mjs), the start copies it;
-// - with no template at all (a migration added since the install): the start makes it, a few seconds.
-// Usage: node bench/cold-start.mjs [runs=3]
+// Cold start: time from `npm start` to the first 200 from /api/v1 (embedded PGlite), with the builds up to date:
+// - warm data dir (a restart) and empty data dir (a new one, copied from the PGlite template), `runs` times each,
+//   alternated; with the server's CPU time at that moment (/proc) and its start-phase lines
+//   (LATCHKEY_LOG_LEVEL=debug, packages/server/src/start-phases.ts): the median of each phase's wall and CPU ms;
+// - once per run each, on an empty data dir: the first start on a machine (`npm ci`'s postinstall made the PGlite
+//   template, timed on its own: scripts/pglite-template.mjs), and with no template at all (a migration added
+//   since the install: the start makes it, a few seconds);
+// - the first `npm start` after a fresh clone, once (`--no-clone` skips it): `git clone` of the repository's
+//   committed HEAD into a temporary directory, node_modules hard-linked from this one (no `npm install`: that is
+//   timed on its own) with the PGlite template the postinstall would have made, then `npm start` until /api/v1
+//   answers, and until the dashboard does (every build done), with the builds' own lines.
+// Usage: node bench/cold-start.mjs [runs=3] [--no-clone] [--quick] [--root <checkout>]   (--quick: only the warm and
+//   the empty data dir; --root: measure another checkout, e.g. a clone at an earlier commit with node_modules
+//   linked, to compare before and after on one machine, alternating)
+// On a loaded machine wall times vary with the load: the figures print the 1-minute load average, and the CPU ms
+// (the server process's user + system time when it first answered) move far less.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { BUILDS, dateOutputs, staleness } from "../scripts/builds.mjs";
+import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, lstatSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+const option = (name) => {
+  const i = args.indexOf(name);
+  return i < 0 ? undefined : args.splice(i, 2)[1];
+};
+const quick = args.includes("--quick");
+const noClone = quick || args.includes("--no-clone");
+const rootOption = option("--root");
+const root = rootOption ? `${resolve(rootOption)}/` : fileURLToPath(new URL("..", import.meta.url));
+const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
+const { BUILDS, dateOutputs, staleness } = await import(pathToFileURL(join(root, "scripts/builds.mjs")).href);
 // Where the server keeps its PGlite templates (packages/server/src/db/pglite-template.ts).
-const templates = join(root, "node_modules/.cache/latchkey");
-
-const runs = Number(process.argv[2] ?? 3);
+const templatesOf = (checkout) => join(checkout, "node_modules/.cache/latchkey");
 const port = 18_302;
 
 // Stale builds are brought up to date before each timed start, untimed (as start.mjs builds them): on a
@@ -32,30 +49,82 @@ function buildWhatChanged() {
   }
 }
 
-async function timeStart(dataDir) {
-  buildWhatChanged();
+/** CPU ms (user + system) of a process and its threads so far, from /proc (Linux); undefined elsewhere. */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid of the node process running scripts/start.mjs under npm (the server), found through /proc. */
+function serverPid(npmPid) {
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const group = Number(stat.split(") ")[1].split(" ")[2]);
+      if (group !== npmPid) continue;
+      const [command, script] = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (command.endsWith("node") && script?.endsWith("scripts/start.mjs")) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `npm start` in `checkout` on `dataDir`; resolves with the ms until /api/v1 answered 200 (and until the dashboard
+ * did, with `untilDashboard`), the server's CPU ms then, its start-phase lines and the builds' lines.
+ */
+async function timeStart(dataDir, { checkout = root, untilDashboard = false } = {}) {
   const started = performance.now();
   const child = spawn("npm", ["start", "--silent"], {
-    cwd: root,
-    env: { ...process.env, LATCHKEY_PORT: String(port), LATCHKEY_DATA_DIR: dataDir, LATCHKEY_LOG_LEVEL: "warn" },
-    stdio: "ignore",
+    cwd: checkout,
+    env: { ...process.env, LATCHKEY_PORT: String(port), LATCHKEY_DATA_DIR: dataDir, LATCHKEY_LOG_LEVEL: "debug" },
+    stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
-  for (;;) {
-    try {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1`);
-      if (response.status === 200) break;
-    } catch {
-      // not up yet
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const wait = async (path) => {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`npm start exited early:\n${output}`);
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}${path}`);
+        if (response.status === 200) return performance.now() - started;
+      } catch {
+        // not up yet
+      }
+      await new Promise((r) => setTimeout(r, 20));
     }
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  const ms = performance.now() - started;
+  };
+  const ms = await wait("/api/v1");
+  const pid = serverPid(child.pid);
+  const cpuMs = pid ? cpuMsOf(pid) : undefined;
+  const dashboardMs = untilDashboard ? await wait("/dashboard/") : undefined;
+  // The phase lines are logged by then; pino writes them out asynchronously, so give stdout a moment.
+  await new Promise((r) => setTimeout(r, 200));
   process.kill(-child.pid, "SIGTERM");
   // npm ends on the signal at once; the server (same process group) a moment later, and must be gone before
   // the next start, or that one would be answered by it (and find the data dir locked).
   while (groupAlive(child.pid)) await new Promise((r) => setTimeout(r, 20));
-  return ms;
+  const phases = [];
+  const builds = [];
+  for (const line of output.split("\n")) {
+    if (line.startsWith("Building ") || line.includes(" done in ")) builds.push(line.trim());
+    if (!line.includes('"start phase"')) continue;
+    try {
+      const { phase, ms: phaseMs, cpuMs: phaseCpuMs } = JSON.parse(line);
+      phases.push({ phase, ms: phaseMs, cpuMs: phaseCpuMs });
+    } catch {
+      // another line
+    }
+  }
+  return { ms, cpuMs, dashboardMs, phases, builds };
 }
 
 function groupAlive(groupId) {
@@ -67,34 +136,87 @@ function groupAlive(groupId) {
   }
 }
 
-const empty = [];
-const warm = [];
-const install = [];
-const afterInstall = [];
-const noTemplate = [];
+const median = (xs) => {
+  const known = xs.filter((x) => x !== undefined);
+  return known.length ? [...known].sort((a, b) => a - b)[Math.floor(known.length / 2)] : undefined;
+};
+const fmt = (x) => (x === undefined ? "?" : x.toFixed(0));
+const loads = [];
+const noteLoad = () => loads.push(loadavg()[0]);
+
+const results = { "warm data dir": [], "empty data dir": [], "template made at install (postinstall)": [], "first start after install": [], "empty data dir, no template (start makes it)": [] };
 for (let i = 0; i < runs; i++) {
   const dir = mkdtempSync(join(tmpdir(), "latchkey-bench-"));
-  const dataDir = join(dir, "data");
-  empty.push(await timeStart(dataDir));
-  warm.push(await timeStart(dataDir));
-  rmSync(templates, { recursive: true, force: true });
+  buildWhatChanged();
+  noteLoad();
+  results["empty data dir"].push(await timeStart(join(dir, "data")));
+  buildWhatChanged();
+  noteLoad();
+  results["warm data dir"].push(await timeStart(join(dir, "data")));
+  if (quick) {
+    rmSync(dir, { recursive: true, force: true });
+    continue;
+  }
+  rmSync(templatesOf(root), { recursive: true, force: true });
   const installStarted = performance.now();
   execFileSync(process.execPath, ["scripts/pglite-template.mjs"], { cwd: root, stdio: "ignore" });
-  install.push(performance.now() - installStarted);
-  afterInstall.push(await timeStart(join(dir, "data-2")));
-  rmSync(templates, { recursive: true, force: true });
-  noTemplate.push(await timeStart(join(dir, "data-3")));
+  results["template made at install (postinstall)"].push({ ms: performance.now() - installStarted });
+  buildWhatChanged();
+  results["first start after install"].push(await timeStart(join(dir, "data-2")));
+  rmSync(templatesOf(root), { recursive: true, force: true });
+  buildWhatChanged();
+  results["empty data dir, no template (start makes it)"].push(await timeStart(join(dir, "data-3")));
   rmSync(dir, { recursive: true, force: true });
 }
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const results = {
-  "empty data dir": empty,
-  "warm data dir": warm,
-  "template made at install (postinstall)": install,
-  "first start after install": afterInstall,
-  "empty data dir, no template (start makes it)": noTemplate,
-};
+// The postinstall's template again, for whoever starts next.
+if (!quick) execFileSync(process.execPath, ["scripts/pglite-template.mjs"], { cwd: root, stdio: "ignore" });
+
+console.log(`${root}: ${runs} run${runs === 1 ? "" : "s"}, 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${(await import("node:os")).availableParallelism()} cores`);
 for (const [name, xs] of Object.entries(results)) {
-  console.log(`${name.padEnd(44)}  median ${median(xs).toFixed(0)} ms  (runs: ${xs.map((x) => x.toFixed(0)).join(", ")})`);
+  if (xs.length === 0) continue;
+  const cpu = xs.some((x) => x.cpuMs !== undefined) ? `, server CPU ${fmt(median(xs.map((x) => x.cpuMs)))} ms` : "";
+  console.log(`${name.padEnd(44)}  median ${fmt(median(xs.map((x) => x.ms)))} ms${cpu}  (runs: ${xs.map((x) => fmt(x.ms)).join(", ")})`);
+}
+for (const name of ["warm data dir", "empty data dir"]) {
+  console.log(`\nstart phases, ${name} (median wall ms / CPU ms of ${runs}):`);
+  const names = [...new Set(results[name].flatMap((r) => r.phases.map((p) => p.phase)))];
+  for (const phase of names) {
+    const of = results[name].map((r) => r.phases.find((p) => p.phase === phase));
+    console.log(`  ${phase.padEnd(34)} ${fmt(median(of.map((p) => p?.ms))).padStart(6)} / ${fmt(median(of.map((p) => p?.cpuMs))).padStart(5)}`);
+  }
 }
 if (rebuilds > 0) console.log(`(${rebuilds} build${rebuilds === 1 ? "" : "s"} brought up to date between runs, untimed: sources changed meanwhile)`);
+
+if (!noClone) {
+  const clone = mkdtempSync(join(tmpdir(), "latchkey-clone-"));
+  try {
+    execFileSync("git", ["clone", "--quiet", root, clone], { stdio: "ignore" });
+    linkTree(join(root, "node_modules"), join(clone, "node_modules"));
+    // What `npm ci`'s postinstall leaves: the PGlite template (copied, not linked: the clone's own files).
+    if (existsSync(templatesOf(root))) cpSync(templatesOf(root), templatesOf(clone), { recursive: true });
+    noteLoad();
+    const first = await timeStart(join(clone, "data"), { checkout: clone, untilDashboard: true });
+    console.log(`\nfirst npm start after a fresh clone (load ${loadavg()[0].toFixed(1)}): /api/v1 answers after ${fmt(first.ms)} ms, the dashboard after ${fmt(first.dashboardMs)} ms`);
+    for (const line of first.builds) console.log(`  ${line}`);
+    for (const { phase, ms, cpuMs } of first.phases) console.log(`  ${phase.padEnd(34)} ${fmt(ms).padStart(6)} / ${fmt(cpuMs).padStart(5)}`);
+  } finally {
+    rmSync(clone, { recursive: true, force: true });
+  }
+}
+
+/**
+ * node_modules as hard links (directories made, files linked, symlinks copied as they are): no install, and no
+ * second copy of 1 GB. Its caches (.cache, .vite…) are left out: a build writing there would change this
+ * checkout's files through the links.
+ */
+function linkTree(from, to) {
+  mkdirSync(to, { recursive: true });
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    if (from.endsWith("node_modules") && entry.name.startsWith(".") && entry.name !== ".bin") continue;
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
+    else if (entry.isDirectory()) linkTree(source, target);
+    else if (lstatSync(source).isFile()) linkSync(source, target);
+  }
+}
