@@ -60,7 +60,9 @@ async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<voi
   const name = `latchkey_test_${crypto.randomUUID().replaceAll("-", "")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  // A copy of the run's migrated template (test-databases.global.ts) when there is one.
+  const template = process.env.LATCHKEY_TEST_POSTGRES_TEMPLATE;
+  await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -76,7 +78,7 @@ async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<voi
 }
 
 /**
- * The migrated, empty database that vitest's global setup (pglite-snapshot.global.ts) dumped for this run, or
+ * The migrated, empty database that vitest's global setup (test-databases.global.ts) dumped for this run, or
  * undefined (another runner, or the setup did not run): a new PGlite started from it skips initdb, which
  * costs seconds per test file.
  */

@@ -1,0 +1,75 @@
+// `node bench/node-suite.mjs [--runs N] [--project NAME]… <file>…`: the node test suites' cost, the way vite.config.ts
+// runs them (server files sharing one loaded server per worker process) against the way it ran them before (a fresh
+// worker thread per file, LATCHKEY_TEST_ISOLATE=1), alternated A/B N times (default 2) under the same load. For each
+// run: the wall time, the CPU time (user + system, through /usr/bin/time: vitest and every process it waited for),
+// the 1-minute load average before it, vitest's summed collect and test times, and pass/fail. Then the medians.
+// CPU is the figure to read on a loaded machine; the whole run's saving is about (CPU before - CPU after) / 2 cores.
+//
+// Default project: "server (PGlite)" (add --project "server (PostgreSQL)" with LATCHKEY_TEST_DATABASE_URL set).
+// Default files: 24 server files of every kind (short and long, with and without mail, OAuth, payments).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const args = process.argv.slice(2);
+let runs = 2;
+const projects = [];
+const files = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === "--runs") runs = Number(args[++i]);
+  else if (args[i] === "--project") projects.push(args[++i]);
+  else files.push(args[i]);
+}
+if (projects.length === 0) projects.push("server (PGlite)");
+if (files.length === 0) {
+  const sample = ["access-tokens", "anonymous", "auth-password", "caches", "config-document", "contact-channels", "email-case", "email-drafts", "health", "internal-api-keys", "oauth-providers", "passkeys", "payments-items", "permissions-grants", "pipeline", "projects", "session-devices", "team-memberships", "users-by-id", "users-create", "users-list", "users-me", "verification-codes", "webhooks"];
+  files.push(...sample.map((name) => `packages/server/test/${name}.test.ts`));
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "latchkey-node-suite-"));
+const modes = { shared: {}, isolated: { LATCHKEY_TEST_ISOLATE: "1" } };
+const results = { shared: [], isolated: [] };
+for (let run = 0; run < runs; run++) {
+  // Alternate which mode goes first, so that a trend in the machine's load lands on both.
+  const order = run % 2 ? ["isolated", "shared"] : ["shared", "isolated"];
+  for (const mode of order) {
+    const timeFile = join(scratch, "time");
+    const jsonFile = join(scratch, "report.json");
+    const load = loadavg()[0];
+    const startedAt = performance.now();
+    const vitestArgs = ["vitest", "run", ...projects.flatMap((project) => ["--project", project]), "--reporter=json", `--outputFile=${jsonFile}`, ...files];
+    const result = spawnSync("/usr/bin/time", ["-f", "%U %S", "-o", timeFile, "npx", ...vitestArgs], { cwd: root, encoding: "utf8", env: { ...process.env, ...modes[mode] } });
+    const wall = (performance.now() - startedAt) / 1000;
+    const [user, system] = readFileSync(timeFile, "utf8").trim().split("\n").pop().split(" ").map(Number);
+    let tests = 0;
+    let passed = false;
+    try {
+      const report = JSON.parse(readFileSync(jsonFile, "utf8"));
+      passed = report.success;
+      tests = report.testResults.reduce((total, file) => total + (file.endTime - file.startTime) / 1000, 0);
+    } catch {
+      // No report: the run failed before writing one.
+    }
+    const figures = { wall, cpu: user + system, load, tests, passed: passed && result.status === 0 };
+    results[mode].push(figures);
+    console.log(`run ${run + 1} ${mode.padEnd(8)} wall ${wall.toFixed(1)} s  cpu ${figures.cpu.toFixed(1)} s  files' test time ${tests.toFixed(1)} s  load ${load.toFixed(2)}  ${figures.passed ? "passed" : "FAILED"}`);
+    if (!figures.passed) console.log((result.stdout + result.stderr).split("\n").slice(-30).join("\n"));
+  }
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+console.log(`\n${files.length} files × ${projects.join(" + ")}, medians of ${runs}:`);
+for (const mode of ["isolated", "shared"]) {
+  const r = results[mode];
+  console.log(`  ${mode.padEnd(8)} wall ${median(r.map((x) => x.wall)).toFixed(1)} s  cpu ${median(r.map((x) => x.cpu)).toFixed(1)} s  load ${median(r.map((x) => x.load)).toFixed(2)}`);
+}
+const saved = median(results.isolated.map((x) => x.cpu)) - median(results.shared.map((x) => x.cpu));
+console.log(`  CPU saved: ${saved.toFixed(1)} s, ${(saved / (files.length * projects.length)).toFixed(2)} s per file`);
