@@ -191,7 +191,10 @@ if (!noClone) {
   const clone = mkdtempSync(join(tmpdir(), "latchkey-clone-"));
   try {
     execFileSync("git", ["clone", "--quiet", root, clone], { stdio: "ignore" });
-    linkTree(join(root, "node_modules"), join(clone, "node_modules"));
+    // The root's node_modules and the workspaces' own (a workspace may need another version of a dependency).
+    for (const modules of ["node_modules", ...["packages", "demo"].flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(dir, name, "node_modules")))]) {
+      if (existsSync(join(root, modules)) && existsSync(join(clone, modules, ".."))) linkTree(join(root, modules), join(clone, modules));
+    }
     // What `npm ci`'s postinstall leaves: the PGlite template (copied, not linked: the clone's own files).
     if (existsSync(templatesOf(root))) cpSync(templatesOf(root), templatesOf(clone), { recursive: true });
     noteLoad();
