@@ -72,6 +72,31 @@ describe("what a request waits for the change feed after", () => {
         .selectAll("s")
         .execute();
     expect(await waitsAfter(signIn)).toBe(false);
+    // A password sign-in's brute-force counters, written in a CTE of its two statements (services/auth-throttle.ts).
+    const slotsWithLookup = (d: Db) =>
+      d
+        .with("taken", (() => sql`(insert into auth_throttles as t (key) values ('k') on conflict (key) do update set in_flight = 1 returning t.key)`) as never)
+        .selectFrom("users")
+        .selectAll()
+        .execute();
+    expect(await waitsAfter(slotsWithLookup)).toBe(false);
+    const releasedWithSession = (d: Db) =>
+      d
+        .with("s", (qb) => qb.insertInto("sessions").values(newSession).returningAll())
+        .with("released", (() => sql`(update auth_throttles set in_flight = 0 where key = 'k')`) as never)
+        .selectFrom("s")
+        .selectAll()
+        .execute();
+    expect(await waitsAfter(releasedWithSession)).toBe(false);
+    // The same shapes writing rows that caches hold.
+    const usersInCte = (d: Db) =>
+      d
+        .with("u", (() => sql`(update users set display_name = 'x')`) as never)
+        .selectFrom("sessions")
+        .selectAll()
+        .execute();
+    expect(await waitsAfter(usersInCte)).toBe(true);
+    expect(await waitsAfter((d) => d.with("w", (() => sql`(with x as (delete from users) update auth_throttles set in_flight = 0)`) as never).selectFrom("sessions").selectAll().execute())).toBe(true);
     // The activity with anything else is a change like any other.
     expect(await waitsAfter((d) => d.updateTable("users").set({ last_active_at: new Date(), display_name: "x" }).execute())).toBe(true);
   });

@@ -55,11 +55,12 @@ export function mayAnnounceChange(node: RootOperationNode): boolean {
 
 /**
  * Raw SQL by its first words: a plain select reads; `insert into t`, `update t`, `delete from t` write `t` only
- * (PostgreSQL allows writing CTEs at the top of a statement only, which starts it with `with`).
+ * (PostgreSQL allows writing CTEs at the top of a statement only, which starts it with `with`), also in parentheses,
+ * as the body of a CTE is written.
  */
 function rawMayAnnounce(text: string): boolean {
   if (/^\s*select\b/i.test(text)) return false;
-  const write = /^\s*(insert\s+into|update|delete\s+from)\s+([a-z_][a-z0-9_]*)[\s(]/i.exec(text);
+  const write = /^\s*\(?\s*(insert\s+into|update|delete\s+from)\s+([a-z_][a-z0-9_]*)[\s(]/i.exec(text);
   if (!write) return true;
   const operation: Operation = write[1]!.toLowerCase().startsWith("insert") ? "insert" : write[1]!.toLowerCase() === "update" ? "update" : "delete";
   return ANNOUNCED_WRITES[write[2]!.toLowerCase()]?.has(operation) ?? false;

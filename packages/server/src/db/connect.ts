@@ -6,6 +6,7 @@ import { StartupError } from "../startup-error.js";
 import type { ChangeSource } from "./change-feed.js";
 import { acquireDataDirLock, DATA_DIR_LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
 import { PGLITE_START_PARAMS, PGliteDialect } from "./pglite-dialect.js";
+import { preparedName } from "./prepared-statements.js";
 import { fillFromTemplate, TEMPLATE_COPY_MARKER, type TemplateOptions } from "./pglite-template.js";
 import type { Database } from "./schema.js";
 
@@ -31,10 +32,20 @@ export function loadPg(): Promise<{ pg: typeof pg; QuickConnectClient: typeof pg
   return (pgModule ??= import("pg").then(({ default: pg }) => {
     // Dates come back as Date; bigints (counts) as numbers since ours never exceed 2^53.
     pg.types.setTypeParser(20, (value: string) => Number(value));
-    /** A pooled connection gives up connecting after 3 s, whatever the pool waits for a free one (`connectDatabase`). */
+    /**
+     * A pooled connection gives up connecting after 3 s, whatever the pool waits for a free one (`connectDatabase`),
+     * and runs marked statements as named ones (db/prepared-statements.ts).
+     */
     class QuickConnectClient extends pg.Client {
       constructor(config?: pg.ClientConfig) {
         super({ ...config, connectionTimeoutMillis: 3_000 });
+        const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+        // Kysely's driver calls `query(text, values)`.
+        this.query = ((...args: unknown[]) => {
+          const [text, values] = args;
+          const name = args.length === 2 && typeof text === "string" && Array.isArray(values) ? preparedName(text) : undefined;
+          return name ? query({ name, text, values }) : query(...args);
+        }) as typeof this.query;
       }
     }
     return { pg, QuickConnectClient };

@@ -1,6 +1,8 @@
 import { HTTPException } from "hono/http-exception";
-import { sql, type RawBuilder } from "kysely";
+import { sql, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
+import { preparedStatement } from "../db/prepared-statements.js";
+import type { Database } from "../db/schema.js";
 
 /**
  * Brute-force limits (issue 17: 200 wrong passwords on one account in 11 s were all answered).
@@ -123,6 +125,20 @@ export interface Admission {
   succeeded(): Promise<void>;
   /** Neither (an error that is no guess, say MFA being required after a right code): nothing counted. */
   released(): Promise<void>;
+  /**
+   * A success settled inside the caller's own statement, saving it a round trip: `run` gets the success's SQL (undefined
+   * when there is nothing to settle), runs it as a CTE of one of its statements and calls its `ran()` once that
+   * statement has run. Should `run` fail before, the success is settled alone before the error is passed on.
+   */
+  succeededWithin<T>(run: (settle: SettleWithin | undefined) => Promise<T>): Promise<T>;
+}
+
+/** The statement that settles an admission, for a caller to run inside its own (`Admission.succeededWithin`). */
+export interface SettleWithin {
+  /** An `update` of the counters in parentheses, to be run as a CTE. */
+  statement: RawBuilder<unknown>;
+  /** To be called once the statement holding it has run. */
+  ran(): void;
 }
 
 /**
@@ -134,10 +150,46 @@ export interface Admission {
  * between blocks, so a waiting burst never spills into the next.
  */
 export async function admitAttempt(db: Db, subject: ThrottleSubject): Promise<Admission> {
+  return (await admit(db, subject)).admission;
+}
+
+/**
+ * `admitAttempt` with a read of at most one row (`read`, a select that ends in `limit 1`) done in the statement that
+ * first tries for the slots: an attempt that must look something up before its outcome is known (the account of a
+ * password sign-in) pays one round trip for both. `row` is the read's row, undefined when it found none.
+ */
+export async function admitAttemptReading<Row extends { id: unknown }>(db: Db, subject: ThrottleSubject, read: OneRowRead<Row>): Promise<{ admission: Admission; row: Row | undefined }> {
+  return admit(db, subject, read);
+}
+
+/** A select of at most one row, with an `id` that is never null. */
+type OneRowRead<Row> = SelectQueryBuilder<Database, keyof Database, Row>;
+
+async function admit<Row extends { id: unknown }>(db: Db, subject: ThrottleSubject, read?: OneRowRead<Row>): Promise<{ admission: Admission; row: Row | undefined }> {
   const counters = countersOf(subject);
-  if (counters.length === 0) return { failed: nothing, succeeded: nothing, released: nothing };
+  if (counters.length === 0) {
+    const row = read ? await read.executeTakeFirst() : undefined;
+    return { admission: { failed: nothing, succeeded: nothing, released: nothing, succeededWithin: (run) => run(undefined) }, row };
+  }
+  let row: Row | undefined;
+  const firstTry = async () => {
+    if (!read) return takeSlots(db, counters, false);
+    // The read runs on the statement's snapshot, beside the slots' insert (a data-modifying CTE); the aggregate
+    // gives one row whether or not it finds one.
+    const result = (await db
+      .with("taken", (() => takeSlotsStatement(counters, false, "cte")) as never)
+      .selectFrom(sql<{ admission_slots: string[] | null }>`(select array_agg(key) as admission_slots from taken)`.as("slots"))
+      .leftJoinLateral(read.as("r"), (join) => join.onTrue())
+      .selectAll("r")
+      .select("slots.admission_slots")
+      .modifyEnd(preparedStatement)
+      .executeTakeFirstOrThrow()) as Row & { admission_slots: string[] | null };
+    const { admission_slots, ...columns } = result;
+    if (columns.id !== null) row = columns as unknown as Row;
+    return settleTaken(db, counters, admission_slots ?? []);
+  };
   const deadline = Date.now() + SLOT_WAIT_MS;
-  for (let pause = 10, retry = false; !(await takeSlots(db, counters, retry)); pause = Math.min(2 * pause, 200), retry = true) {
+  for (let pause = 10, retry = false; !(await (retry ? takeSlots(db, counters, retry) : firstTry())); pause = Math.min(2 * pause, 200), retry = true) {
     const { seconds, pastThreshold } = await counterState(db, counters);
     if (seconds > 0 || pastThreshold) throw tooManyAttempts(Math.max(1, seconds));
     // Slots held longer than this belong to attempts that are stuck or whose process died (their lease runs out).
@@ -152,11 +204,27 @@ export async function admitAttempt(db: Db, subject: ThrottleSubject): Promise<Ad
     settled = true;
     await settle();
   };
-  return {
+  const succeeded = once(() => releaseSlots(db, keys, own?.key));
+  const admission: Admission = {
     failed: once(() => Promise.all(counters.map((c) => countFailure(db, c, 1)))),
-    succeeded: once(() => releaseSlots(db, keys, own?.key)),
+    succeeded,
     released: once(() => releaseSlots(db, keys)),
+    async succeededWithin(run) {
+      if (settled) return run(undefined);
+      settled = true;
+      let ran = false;
+      try {
+        return await run({ statement: releaseSlotsStatement(keys, own?.key, "cte"), ran: () => void (ran = true) });
+      } catch (error) {
+        if (!ran) {
+          settled = false;
+          await succeeded();
+        }
+        throw error;
+      }
+    },
   };
+  return { admission, row };
 }
 
 /**
@@ -164,15 +232,29 @@ export async function admitAttempt(db: Db, subject: ThrottleSubject): Promise<Ad
  * row's lock, so two attempts never both take the last slot, whichever processes run them.
  */
 async function takeSlots(db: Db, counters: Counter[], retry: boolean): Promise<boolean> {
-  const taken = await sql<{ key: string }>`
-    insert into auth_throttles as t (key, failures, last_failure_at, blocked_until, in_flight, in_flight_since)
+  const taken = await takeSlotsStatement(counters, retry).execute(db);
+  return settleTaken(
+    db,
+    counters,
+    taken.rows.map((row) => row.key),
+  );
+}
+
+/** The insert that takes the slots, alone or (`cte`) in parentheses, as the body of a CTE (which the table name must start). */
+function takeSlotsStatement(counters: Counter[], retry: boolean, as: "statement" | "cte" = "statement") {
+  const rest = sql`(key, failures, last_failure_at, blocked_until, in_flight, in_flight_since)
     select s.key, 0, 'epoch', 'epoch', 1, now() from ${subjectValues(counters)} where not ${anyRefusing(counters, retry)}
     on conflict (key) do update set in_flight = ${inFlight(sql`t`)} + 1, in_flight_since = now()
     where not ${refuses(sql`t`, perKey(counters, (c) => sql`${c.rule.threshold}::int`), retry)}
-    returning t.key`.execute(db);
-  if (taken.rows.length === counters.length) return true;
+    returning t.key`;
+  return as === "cte" ? sql<{ key: string }>`(insert into auth_throttles as t ${rest})` : sql<{ key: string }>`insert into auth_throttles as t ${rest}`;
+}
+
+/** Whether every counter gave a slot; if only some did, theirs are given back. */
+async function settleTaken(db: Db, counters: Counter[], keys: string[]): Promise<boolean> {
+  if (keys.length === counters.length) return true;
   // Another attempt took the last slot or set a block between this statement's snapshot and its row lock.
-  if (taken.rows.length > 0) await releaseSlots(db, taken.rows.map((row) => row.key));
+  if (keys.length > 0) await releaseSlots(db, keys);
   return false;
 }
 
@@ -261,12 +343,17 @@ function countFailure(db: Db, { key, rule }: Counter, release: 0 | 1) {
 
 /** Gives back the slots of an attempt; `clear` names the counter whose failures a success wipes. */
 async function releaseSlots(db: Db, keys: string[], clear?: string): Promise<void> {
-  await sql`
-    update auth_throttles set
+  await releaseSlotsStatement(keys, clear).execute(db);
+}
+
+/** The update that gives the slots back, alone or (`cte`) in parentheses, as the body of a CTE. */
+function releaseSlotsStatement(keys: string[], clear?: string, as: "statement" | "cte" = "statement") {
+  const rest = sql`set
       in_flight = greatest(0, in_flight - 1),
       failures = case when key = ${clear ?? null} then 0 else failures end,
       blocked_until = case when key = ${clear ?? null} then 'epoch'::timestamptz else blocked_until end
-    where key in (${sql.join(keys)})`.execute(db);
+    where key in (${sql.join(keys)})`;
+  return as === "cte" ? sql`(update auth_throttles ${rest})` : sql`update auth_throttles ${rest}`;
 }
 
 /**

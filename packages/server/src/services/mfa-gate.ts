@@ -1,6 +1,7 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import type { SignInResponse } from "@latchkey/protocol/schemas";
 import type { Env } from "../env.js";
+import type { SettleWithin } from "./auth-throttle.js";
 import type { ProjectRow } from "./projects.js";
 import { signInUser } from "./sessions.js";
 import { createVerificationCode, type Executor, type VerificationPurpose } from "./verification-codes.js";
@@ -31,7 +32,7 @@ export async function finishSignIn(
   env: Env,
   project: ProjectRow,
   user: { id: string; totp_secret: Uint8Array | null },
-  options: { isNewUser: boolean },
+  options: { isNewUser: boolean; /** run with the session's statement (sessions.ts `NewSession.alongside`) */ alongside?: SettleWithin },
 ): Promise<SignInResponse> {
   if (user.totp_secret !== null) {
     const data: MfaAttemptData = { user_id: user.id, is_new_user: options.isNewUser };
@@ -46,7 +47,7 @@ export async function finishSignIn(
     });
     throw new KnownErrors.MultiFactorAuthenticationRequired(attempt.code);
   }
-  const tokens = await signInUser(db as Parameters<typeof signInUser>[0], env, { project, userId: user.id });
+  const tokens = await signInUser(db as Parameters<typeof signInUser>[0], env, { project, userId: user.id, alongside: options.alongside });
   return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: user.id, is_new_user: options.isNewUser };
 }
 

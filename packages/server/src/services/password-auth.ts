@@ -1,5 +1,5 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { admitAttempt } from "./auth-throttle.js";
+import { admitAttemptReading, type SettleWithin } from "./auth-throttle.js";
 import { passwordRequirementProblem, type SignInResponse } from "@latchkey/protocol/schemas";
 import type { Db } from "../db/connect.js";
 import type { Env } from "../env.js";
@@ -11,7 +11,7 @@ import { sendSignUpEmailVerification } from "./email-verification.js";
 import { finishSignIn } from "./mfa-gate.js";
 import type { ProjectRow } from "./projects.js";
 import { revokeUserSessions, signInUser } from "./sessions.js";
-import { createPersonalTeam, createUser, findUserByAuthEmail, isUniqueViolation } from "./users.js";
+import { createPersonalTeam, createUser, findUserByAuthEmail, isUniqueViolation, userByAuthEmailQuery } from "./users.js";
 import type { UserRow } from "./user-rows.js";
 import { emitIfUserReadChanged, emittingUserUpdated, watchUserRead } from "./user-updated-events.js";
 
@@ -126,15 +126,12 @@ export interface PasswordAttemptSource {
 export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, email: string, password: string, source: PasswordAttemptSource = {}): Promise<SignInResponse> {
   requirePasswordAuth(configOf(project));
   // Brute-force limits (services/auth-throttle.ts): keyed by the address as presented, known or not. The attempt
-  // takes its slot alongside the account lookup, so the limits cost a sign-in no round trip of its own.
+  // takes its slot in the statement that looks the account up, and gives it back in the one that makes the session,
+  // so the limits cost a sign-in no round trip of its own: two statements in all.
   const attempt = { kind: "password" as const, projectId: project.id, account: email, ...source };
-  const finding = findUserByAuthEmail(db, project.id, email);
-  finding.catch(() => {}); // a refusal below must not leave this rejection unhandled
-  const admission = await admitAttempt(db, attempt);
-  let user: UserRow | undefined;
+  const { admission, row: user } = await admitAttemptReading(db, attempt, userByAuthEmailQuery(db, project.id, email));
   let matches: boolean;
   try {
-    user = await finding;
     const stored = user?.password_hash ?? null;
     matches = stored !== null ? await verifyPassword(password, stored) : await verifyAgainstDummy(password);
   } catch (error) {
@@ -146,19 +143,26 @@ export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, 
     await admission.failed();
     throw new KnownErrors.EmailPasswordMismatch();
   }
-  // The slot is given back (and the account's count cleared) while the session is made.
-  const [, response] = await Promise.all([admission.succeeded(), finishPasswordSignIn(db, env, project, user, hash, password)]);
-  return response;
+  // The slot is given back (and the account's count cleared) in the session's statement.
+  return admission.succeededWithin((settle) => finishPasswordSignIn(db, env, project, user, hash, password, settle));
 }
 
-async function finishPasswordSignIn(db: Db, env: Env, project: ProjectRow, user: UserRow, hash: string, password: string): Promise<SignInResponse> {
+async function finishPasswordSignIn(
+  db: Db,
+  env: Env,
+  project: ProjectRow,
+  user: UserRow,
+  hash: string,
+  password: string,
+  settle: SettleWithin | undefined,
+): Promise<SignInResponse> {
   if (needsRehash(hash)) {
     // An imported (or older-parameter) hash is replaced now that we know the password; only if it is
     // still the stored one, so a concurrent password change is never overwritten.
     await db.updateTable("users").set({ password_hash: await hashPassword(password) }).where("id", "=", user.id).where("password_hash", "=", hash).execute();
   }
   // Users with a TOTP secret get MULTI_FACTOR_AUTHENTICATION_REQUIRED with an attempt code instead of tokens.
-  return finishSignIn(db, env, project, user, { isNewUser: false });
+  return finishSignIn(db, env, project, user, { isNewUser: false, alongside: settle });
 }
 
 /**

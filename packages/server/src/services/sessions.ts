@@ -2,6 +2,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import { sql } from "kysely";
 import { sessionCacheKey, type Caches } from "../cache/caches.js";
 import type { Db } from "../db/connect.js";
+import { preparedStatement } from "../db/prepared-statements.js";
 import type { ProjectRow, SessionRow } from "../db/rows.js";
 import type { Env } from "../env.js";
 import type { UserRecord } from "./user-read.js";
@@ -11,6 +12,7 @@ import { requestScopeOf } from "../db/request-scope.js";
 import { hashSecret, randomSecret } from "../crypto/secrets.js";
 import { currentRequestDevice, type SessionDevice } from "./session-device.js";
 import { noteAccessToken } from "./token-activity.js";
+import type { SettleWithin } from "./auth-throttle.js";
 
 export type { SessionRow };
 
@@ -27,12 +29,14 @@ export interface NewSession {
   isImpersonation?: boolean;
   /** Where the session is made from; by default the device of the request being handled. */
   device?: SessionDevice;
+  /** A caller's statement run in the same round trip (a sign-in's brute-force counters, services/auth-throttle.ts). */
+  alongside?: SettleWithin;
 }
 
 /**
  * Starts a session (a random refresh token, stored only as its hash), records the user's activity and reads
  * what the first access token tells of the user, in one statement: a sign-in pays one round trip for all
- * three instead of three.
+ * three instead of three (four with the caller's `alongside`).
  */
 async function createSession(db: Db, session: NewSession) {
   const refreshToken = randomSecret(256);
@@ -40,7 +44,7 @@ async function createSession(db: Db, session: NewSession) {
   // Signing in is activity (as the reference records it with every access token it makes); an admin acting as
   // the user is not the user's.
   const isImpersonation = session.isImpersonation ?? false;
-  const row = await db
+  const query = db
     .with("session", (qb) =>
       qb
         .insertInto("sessions")
@@ -65,7 +69,9 @@ async function createSession(db: Db, session: NewSession) {
         .where("id", "=", session.userId)
         .where("last_active_at", "<", sql<Date>`now() - ${`${ACTIVITY_WRITE_INTERVAL_MS} milliseconds`}::interval`)
         .where(sql<boolean>`${!isImpersonation}::boolean`),
-    )
+    );
+  const alongside = session.alongside;
+  const row = await (alongside ? (query.with("alongside", (() => alongside.statement) as never) as unknown as typeof query) : query)
     // Runs on the statement's snapshot: the user as it was before the activity update, which the token does not show.
     .selectFrom("session")
     .innerJoin("users", "users.id", "session.user_id")
@@ -83,7 +89,9 @@ async function createSession(db: Db, session: NewSession) {
       "contact_channels.value as primary_email",
       "contact_channels.is_verified as primary_email_verified",
     ])
+    .modifyEnd(preparedStatement)
     .executeTakeFirstOrThrow();
+  alongside?.ran();
   const { display_name, selected_team_id, is_anonymous, user_created_at, restricted_by_admin, totp_secret, primary_email, primary_email_verified, ...sessionRow } = row;
   const user = { id: row.user_id, display_name, selected_team_id, is_anonymous, created_at: user_created_at, restricted_by_admin, totp_secret };
   const primaryEmail = primary_email === null ? null : { value: primary_email, is_verified: primary_email_verified ?? false };

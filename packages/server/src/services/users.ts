@@ -167,6 +167,11 @@ export async function createPersonalTeam(trx: Db, project: ProjectRow, userId: s
 
 /** The user that signs in with this email in the project, if any. */
 export async function findUserByAuthEmail(db: Db, projectId: string, email: string): Promise<UserRow | undefined> {
+  return userByAuthEmailQuery(db, projectId, email).executeTakeFirst();
+}
+
+/** `findUserByAuthEmail`'s query, for a caller that runs it inside a statement of its own. */
+export function userByAuthEmailQuery(db: Db, projectId: string, email: string) {
   return db
     .selectFrom("contact_channels")
     .innerJoin("users", "users.id", "contact_channels.user_id")
@@ -176,7 +181,7 @@ export async function findUserByAuthEmail(db: Db, projectId: string, email: stri
     .where(sameAuthAddress("contact_channels.value", email))
     .where("contact_channels.used_for_auth", "=", true)
     .orderBy(exactAddressFirst("contact_channels.value", email), "desc")
-    .executeTakeFirst();
+    .limit(1);
 }
 
 /**
