@@ -30,7 +30,8 @@ export function resolveAuth(): MiddlewareHandler<AppEnv> {
   };
 }
 
-async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
+/** The caller of an API request, as `resolveAuth` sets it (app.ts runs it within its one middleware for API routes). */
+export async function authenticate(c: Context<AppEnv>): Promise<RequestAuth | null> {
   const { db, env, caches } = c.get("deps");
   // Headers under the request's prefix (x-stack- or x-hexclave-); an empty value counts as not sent (the
   // 2.8.108 SDK sends an empty secret key header when its app has none).

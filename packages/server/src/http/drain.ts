@@ -1,4 +1,5 @@
 import { HTTPException } from "hono/http-exception";
+import { closingConnection } from "./answer.js";
 
 /**
  * Graceful shutdown for the HTTP server. Once closing starts every answer carries `Connection: close`, so no client
@@ -30,8 +31,7 @@ export class Drain {
     entries.set(request, entry);
     try {
       const response = await Promise.race([Promise.resolve().then(handle), answeredEarly]);
-      if (this.closing) response.headers.set("connection", "close");
-      return response;
+      return this.closing ? closingConnection(response) : response;
     } finally {
       this.inFlight.delete(entry);
       if (this.inFlight.size === 0) this.idle?.();

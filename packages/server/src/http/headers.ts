@@ -3,6 +3,7 @@ import { DEFAULT_DIALECT, DIALECTS, REQUEST_HEADER_PREFIX, RESPONSE_HEADER_PREFI
 import { DEVICE_TOKEN_HEADER } from "../crypto/device-tokens.js";
 import type { AppEnv } from "./context.js";
 import { protocolHeader, setProtocolHeader } from "./dialect.js";
+import { isCompleteAnswer } from "./answer.js";
 
 /** Protocol request headers (without prefix) a browser may send cross-origin. */
 const PROTOCOL_REQUEST_HEADERS = [
@@ -40,7 +41,8 @@ export function corsExposedResponseHeaders(dialect: Dialect): string[] {
   return ["content-type", DEVICE_TOKEN_HEADER, ...RESPONSE_HEADER_PREFIXES[dialect].flatMap((prefix) => PROTOCOL_RESPONSE_HEADERS.map((name) => prefix + name))];
 }
 
-function corsHeaders(dialect: Dialect): Record<string, string> {
+/** The CORS headers of every `/api/*` answer in `dialect`. */
+export function corsHeaders(dialect: Dialect): Record<string, string> {
   return {
     "access-control-allow-origin": "*",
     "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE, OPTIONS",
@@ -63,6 +65,8 @@ export function cors(): MiddlewareHandler<AppEnv> {
       return new Response(null, { status: 200, headers: CORS_HEADERS[preflightDialect(c.req.header("access-control-request-headers"))] });
     }
     await next();
+    // A declared route's JSON answer already has them (http/answer.ts).
+    if (isCompleteAnswer(c.res)) return;
     for (const [name, value] of Object.entries(CORS_HEADERS[c.get("dialect")])) c.res.headers.set(name, value);
   };
 }

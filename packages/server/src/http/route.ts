@@ -7,6 +7,7 @@ import { validateRequest } from "./validate.js";
 import { inflateJsonBody } from "./body.js";
 import { beginWork } from "./drain.js";
 import { answerForDialect } from "@latchkey/protocol/schemas";
+import { jsonAnswer, RenderedOnce } from "./answer.js";
 
 /**
  * One declaration per route (issue 13): method, path, who may call it, the request and response schemas and
@@ -76,10 +77,11 @@ export interface RouteDeclaration<A extends AccessRule = AccessRule, Req extends
   /** Query parameters not in the schema are accepted (OAuth callbacks carry whatever the provider adds). */
   looseQuery?: boolean;
   /**
-   * Returns the body (sent as JSON with the declared status) or a whole `Response` (text, redirects,
+   * Returns the body (sent as JSON with the declared status), one rendered once for many requests
+   * (`renderOnce`, http/answer.ts), or a whole `Response` (text, redirects,
    * extra headers).
    */
-  handler(c: Context<AppEnv>, input: RouteInput<Req | ClientReq, AuthFor<A>>): Promise<z.input<Res> | Response> | z.input<Res> | Response;
+  handler(c: Context<AppEnv>, input: RouteInput<Req | ClientReq, AuthFor<A>>): Promise<z.input<Res> | Response | RenderedOnce> | z.input<Res> | Response | RenderedOnce;
 }
 
 /** Routes every access type may call (most of the protocol's). */
@@ -133,14 +135,45 @@ export function mountRoutes(app: Hono<AppEnv>, routes: readonly Route[]): void {
       const parsed = validateRequest(c, schemasFor(auth), { requireUser: route.requiresUser === true && !auth?.user });
       // From here the request may change things: a shutdown finishes it and answers its result (http/drain.ts).
       beginWork(c.req.raw);
-      const result = await route.handler(c, { auth: auth as RequestAuth, ...parsed } as RouteInput<RequestSchemas, RequestAuth>);
+      // The headers the handler sets with c.header() go into its JSON answer (http/answer.ts).
+      const honoHeader = c.header;
+      let extra: [string, string][] | undefined;
+      let unusual = false;
+      c.header = (name, value, options) => {
+        if (value === undefined || options?.append || name.toLowerCase() === "set-cookie") unusual = true;
+        else (extra ??= []).push([name.toLowerCase(), value]);
+        honoHeader(name, value, options);
+      };
+      let result: Awaited<ReturnType<Route["handler"]>>;
+      try {
+        result = await route.handler(c, { auth: auth as RequestAuth, ...parsed } as RouteInput<RequestSchemas, RequestAuth>);
+      } finally {
+        c.header = honoHeader;
+      }
       if (result instanceof Response) return result;
       const status = route.response.status ?? 200;
-      if (c.get("deps").env.checkResponses) checkResponse(route, result);
+      const value = result instanceof RenderedOnce ? result.value : result;
+      if (c.get("deps").env.checkResponses) checkResponse(route, value);
       // Handlers answer with every field of both protocol versions; the request's version gets its own.
-      return c.json(answerForDialect(route.response.schema, result, c.get("dialect")) as object, status as 200);
+      const dialect = c.get("dialect");
+      // A HEAD request's answer is made from the GET one's by Hono, and a header deleted or appended is left to
+      // Hono too: both keep the answer Hono builds (the pipeline then adds its headers one by one).
+      if (unusual || c.req.method === "HEAD") return c.json(answerForDialect(route.response.schema, value, dialect) as object, status as 200);
+      // (JSON.stringify gives undefined for undefined, whatever its declared type says.)
+      const json: string | undefined =
+        result instanceof RenderedOnce
+          ? result.jsonFor(dialect, (v) => JSON.stringify(answerForDialect(route.response.schema, v, dialect)))
+          : JSON.stringify(answerForDialect(route.response.schema, value, dialect));
+      // A handler that answers nothing (undefined) gets what Hono makes of it, as before.
+      if (json === undefined) return c.json(undefined as unknown as object, status as 200);
+      return jsonAnswer(c, json, status, extra && dedupe(extra));
     });
   }
+}
+
+/** The last value of each name, as repeated `c.header()` calls leave it. */
+function dedupe(headers: [string, string][]): [string, string][] {
+  return headers.length === 1 ? headers : [...new Map(headers)];
 }
 
 /**

@@ -1,8 +1,16 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./context.js";
+import { isCompleteAnswer } from "./answer.js";
 
 // One year, the preload list's minimum.
 const HSTS = "max-age=31536000; includeSubDomains";
+const NOSNIFF = "nosniff";
+const REFERRER_POLICY = "strict-origin-when-cross-origin";
+
+/** The security headers every answer that is not an HTML page carries (below), for http/answer.ts. */
+export function securityHeaderValues(https: boolean): Record<string, string> {
+  return { "x-content-type-options": NOSNIFF, "referrer-policy": REFERRER_POLICY, ...(https ? { "strict-transport-security": HSTS } : {}) };
+}
 
 /**
  * Headers every response carries (issue 17): browsers never sniff a JSON or script answer into something
@@ -14,10 +22,12 @@ const HSTS = "max-age=31536000; includeSubDomains";
 export function securityHeaders(): MiddlewareHandler<AppEnv> {
   return async function setSecurityHeaders(c, next) {
     await next();
+    // A declared route's JSON answer already has them (http/answer.ts).
+    if (isCompleteAnswer(c.res)) return;
     const https = c.get("deps").env.publicUrl.startsWith("https://");
     const headers = c.res.headers;
-    headers.set("x-content-type-options", "nosniff");
-    if (!headers.has("referrer-policy")) headers.set("referrer-policy", "strict-origin-when-cross-origin");
+    headers.set("x-content-type-options", NOSNIFF);
+    if (!headers.has("referrer-policy")) headers.set("referrer-policy", REFERRER_POLICY);
     if (https) headers.set("strict-transport-security", HSTS);
     if (headers.get("content-type")?.startsWith("text/html")) {
       const policy = headers.get("content-security-policy");

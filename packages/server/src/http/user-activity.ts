@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { recordUserActivity } from "../services/user-activity.js";
 import { trustedProxyCountry } from "./client-ip.js";
 import type { AppEnv } from "./context.js";
@@ -10,15 +10,20 @@ import type { AppEnv } from "./context.js";
  */
 export function userActivity(): MiddlewareHandler<AppEnv> {
   return async function userActivity(c, next) {
-    const auth = c.get("auth");
-    if (auth?.user) {
-      const country = trustedProxyCountry(c) ?? null;
-      try {
-        await recordUserActivity(c.get("deps").db, { projectId: auth.project.id, userId: auth.user.id, country });
-      } catch (error) {
-        c.get("log").warn({ err: error }, "user activity not recorded");
-      }
-    }
+    await recordRequestActivity(c);
     await next();
   };
+}
+
+/** What `userActivity` does before the handler (app.ts runs it within its one middleware for API routes). */
+export async function recordRequestActivity(c: Context<AppEnv>): Promise<void> {
+  const auth = c.get("auth");
+  if (auth?.user) {
+    const country = trustedProxyCountry(c) ?? null;
+    try {
+      await recordUserActivity(c.get("deps").db, { projectId: auth.project.id, userId: auth.user.id, country });
+    } catch (error) {
+      c.get("log").warn({ err: error }, "user activity not recorded");
+    }
+  }
 }

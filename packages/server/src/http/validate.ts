@@ -38,6 +38,10 @@ export function validateRequest<P extends Parts>(c: Context<AppEnv>, parts: P, o
       if (!schema.safeParse(undefined).success) problems.push("body must be defined");
       continue;
     }
+    if (part !== "body" && isEmpty(input[part]) && isFieldlessObject(schema)) {
+      output[part] = {};
+      continue;
+    }
     const unstorable = unstorableText(part, input[part]);
     if (unstorable) {
       problems.push(unstorable);
@@ -67,6 +71,28 @@ export function validateRequest<P extends Parts>(c: Context<AppEnv>, parts: P, o
     throw new KnownErrors.SchemaError(`Request validation failed on ${c.req.method} ${new URL(c.req.url).pathname}:\n${lines}`);
   }
   return output as Parsed<P>;
+}
+
+/** Whether a query or params object has no keys (most requests have no query string). */
+function isEmpty(value: unknown): boolean {
+  for (const _ in value as object) return false;
+  return true;
+}
+
+const fieldless = new WeakMap<z.ZodType, boolean>();
+
+/**
+ * An object schema with no fields and no refinements (the query of most routes): an empty object passes it as
+ * an empty object, whatever it says of unknown keys, so checking one is skipped.
+ */
+function isFieldlessObject(schema: z.ZodType): boolean {
+  let known = fieldless.get(schema);
+  if (known === undefined) {
+    const def = schema._zod.def as { type: string; shape?: object; checks?: unknown[] };
+    known = def.type === "object" && Object.keys(def.shape ?? {}).length === 0 && (def.checks ?? []).length === 0;
+    fieldless.set(schema, known);
+  }
+  return known;
 }
 
 /** The query string's parameters (the last of repeated ones); most requests have none, and skip parsing a URL. */

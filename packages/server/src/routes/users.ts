@@ -18,6 +18,7 @@ import { renderProjectConfig, type ConfigObject } from "../config/project-config
 import { hashPassword, isSupportedPasswordHash } from "../crypto/passwords.js";
 import type { AppEnv, RequestAuth } from "../http/context.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
+import { renderOnce } from "../http/answer.js";
 import { checkProfileImageUrl } from "../services/profile-images.js";
 import { findProjectProvider } from "../oauth/project-providers.js";
 import {
@@ -50,9 +51,11 @@ export const usersRoutes = [
     response: { description: "The user, in the caller's shape (client or server).", schema: clientOrServerUser },
     errors: [KnownErrors.CannotGetOwnUserWithoutUser],
     handler: (_c, { auth }) => {
-      // The pipeline already loaded the signed-in user's whole record (from the user cache when it can).
+      // The pipeline already loaded the signed-in user's whole record (from the user cache when it can). A cached
+      // record is replaced, never changed, when the user changes: its answer is rendered once per shape.
       currentUser(auth);
-      return renderFor(auth, auth.userRecord!);
+      const record = auth.userRecord!;
+      return renderOnce(record, restrictionPolicy(auth.project), auth.type === "client" ? "client" : "server", () => renderFor(auth, record));
     },
   }),
   defineRoute({
