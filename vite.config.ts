@@ -11,7 +11,7 @@ const serverE2e = "packages/server/test/**/*.e2e.test.ts";
 // redirect allow-list): run once, with the PGlite project, not again against PostgreSQL.
 const databaseFree = ["config", "drain", "email-rendering", "email-rendering-bounds", "email-rendering-sandbox-state", "layers", "redirect-allow-list", "announced-writes"].map((name) => `packages/server/test/${name}.test.ts`);
 
-const shareServerFiles = process.env.LATCHKEY_TEST_ISOLATE !== "1";
+const shareServerFiles = process.env.LATCHKEY_TEST_SHARE_SERVER === "1";
 
 // Workspace packages resolve to their TypeScript sources (the `source` export condition), not to their built dist/.
 // Each project sets it: inline projects do not inherit the root config.
@@ -25,12 +25,11 @@ export default defineConfig({
     // worker threads (below), not child processes: a file's start costs less (a 20-file sample of the server
     // suite: 65 s against 74 s), and the code under test starts its own processes where it needs them.
     maxWorkers: 4,
-    // The server suites run in their own pool (below): child processes that each load the server's import graph
-    // once and run file after file in it (isolate: false), instead of a fresh worker thread per file that loads it
-    // again (~2–3 s of CPU per file, a third of the suite's CPU). Vitest reads a pool's isolation from the root
-    // config, so it is set here, for the forks pool only; the other projects keep a fresh worker thread per file.
-    // LATCHKEY_TEST_ISOLATE=1 runs them as before, a fresh worker thread per file: to rule out a leak between files,
-    // and to measure the difference (bench/node-suite.mjs).
+    // LATCHKEY_TEST_SHARE_SERVER=1 (an experiment, off by default) runs the server suites in child processes that
+    // each load the server's import graph once and run file after file in it (forks, isolate: false) instead of a
+    // fresh worker thread per file: ~40 % less CPU on short files, but on a machine at load 25–120 runs with several
+    // workers died with tinypool's "Terminating worker thread". bench/node-suite.mjs measures both ways. Vitest reads
+    // a pool's isolation from the root config, so it is set here, for the forks pool only.
     poolOptions: { forks: { isolate: !shareServerFiles } },
     // One migrated database for the run (PGlite, and PostgreSQL when given), which every test server starts from.
     globalSetup: ["packages/server/test/support/test-databases.global.ts"],

@@ -1,6 +1,6 @@
-// `node bench/node-suite.mjs [--runs N] [--project NAME]… <file>…`: the node test suites' cost, the way vite.config.ts
-// runs them (server files sharing one loaded server per worker process) against the way it ran them before (a fresh
-// worker thread per file, LATCHKEY_TEST_ISOLATE=1), alternated A/B N times (default 2) under the same load. For each
+// `node bench/node-suite.mjs [--runs N] [--project NAME]… <file>…`: the server suites' cost run as vite.config.ts runs
+// them (a fresh worker thread per file) against the experiment LATCHKEY_TEST_SHARE_SERVER=1 (server files sharing one
+// loaded server per worker process), alternated A/B N times (default 2) under the same load. For each
 // run: the wall time, the CPU time (user + system, through /usr/bin/time: vitest and every process it waited for),
 // the 1-minute load average before it, vitest's summed collect and test times, and pass/fail. Then the medians.
 // CPU is the figure to read on a loaded machine; the whole run's saving is about (CPU before - CPU after) / 2 cores.
@@ -30,7 +30,7 @@ if (files.length === 0) {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), "latchkey-node-suite-"));
-const modes = { shared: {}, isolated: { LATCHKEY_TEST_ISOLATE: "1" } };
+const modes = { shared: { LATCHKEY_TEST_SHARE_SERVER: "1" }, isolated: {} };
 const results = { shared: [], isolated: [] };
 for (let run = 0; run < runs; run++) {
   // Alternate which mode goes first, so that a trend in the machine's load lands on both.

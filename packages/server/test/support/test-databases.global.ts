@@ -2,6 +2,7 @@ import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import type { TestProject } from "vitest/node";
 import { changeSourceOf, connectDatabase } from "../../src/db/connect.js";
 import { migrate } from "../../src/db/migrate.js";
 
@@ -9,13 +10,15 @@ import { migrate } from "../../src/db/migrate.js";
  * vitest global setup: the migrated, empty database every test server starts from, made once for the run.
  * - PGlite: one database dumped to a file; each test server on PGlite loads it (test-server.ts) instead of running
  *   initdb and the migrations again, which took 4–5 s per test file on two cores.
- * - PostgreSQL (when LATCHKEY_TEST_DATABASE_URL is set): one migrated database, the template each test server's
+ * - PostgreSQL (when the "server (PostgreSQL)" project runs): one migrated database, the template each test server's
  *   database is created from (`create database … template …`), instead of running every migration again in each
- *   (4–5 s per test server on a loaded machine; a copy of the template takes well under one).
+ *   (4–5 s per test server on a loaded machine; a copy of the template takes well under one). If it cannot be made,
+ *   each test server migrates its own database, as before.
  * The test servers still run `migrate` at start, as production does; on these it finds nothing to do.
  */
-export default async function setup(): Promise<() => Promise<void>> {
-  const [removeSnapshot, dropTemplate] = await Promise.all([pgliteSnapshot(), postgresTemplate()]);
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const onPostgres = project.vitest.projects.some((selected) => selected.name === "server (PostgreSQL)");
+  const [removeSnapshot, dropTemplate] = await Promise.all([pgliteSnapshot(), onPostgres ? postgresTemplate() : async () => {}]);
   return async () => {
     await removeSnapshot();
     await dropTemplate();
@@ -51,19 +54,49 @@ async function postgresTemplate(): Promise<() => Promise<void>> {
       await client.end();
     }
   };
-  await admin(`drop database if exists ${name}`);
-  await admin(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  // Closed before any copy is made: PostgreSQL copies a template only while no one is connected to it.
-  const db = await connectDatabase({ kind: "postgres", url: url.toString() });
+  const drop = () => admin(`drop database if exists ${name} with (force)`);
   try {
-    await migrate(db);
-  } finally {
-    await db.destroy();
+    await dropStaleTemplates(adminUrl);
+    await drop();
+    await admin(`create database ${name}`);
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    // Closed before any copy is made: PostgreSQL copies a template only while no one is connected to it.
+    const db = await connectDatabase({ kind: "postgres", url: url.toString() });
+    try {
+      await migrate(db);
+    } finally {
+      await db.destroy();
+    }
+  } catch (error) {
+    console.warn(`No migrated template database (${error instanceof Error ? error.message : String(error)}): each PostgreSQL test server migrates its own.`);
+    await drop().catch(() => {});
+    return async () => {};
   }
   process.env.LATCHKEY_TEST_POSTGRES_TEMPLATE = name;
-  return async () => {
-    await admin(`drop database if exists ${name} with (force)`);
-  };
+  return drop;
+}
+
+/** Templates of earlier runs that were stopped before their teardown (their process is gone). */
+async function dropStaleTemplates(adminUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>("select datname from pg_database where datname like 'latchkey\\_test\\_template\\_%'");
+    for (const { datname } of rows) {
+      const pid = Number(datname.slice("latchkey_test_template_".length));
+      if (Number.isInteger(pid) && pid !== process.pid && !processExists(pid)) await client.query(`drop database if exists ${datname} with (force)`);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
