@@ -171,13 +171,13 @@ for (let i = 0; i < runs; i++) {
 // The postinstall's template again, for whoever starts next.
 if (!quick) execFileSync(process.execPath, ["scripts/pglite-template.mjs"], { cwd: root, stdio: "ignore" });
 
-console.log(`${root}: ${runs} run${runs === 1 ? "" : "s"}, 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${(await import("node:os")).availableParallelism()} cores`);
+if (runs > 0) console.log(`${root}: ${runs} run${runs === 1 ? "" : "s"}, 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${(await import("node:os")).availableParallelism()} cores`);
 for (const [name, xs] of Object.entries(results)) {
   if (xs.length === 0) continue;
   const cpu = xs.some((x) => x.cpuMs !== undefined) ? `, server CPU ${fmt(median(xs.map((x) => x.cpuMs)))} ms` : "";
   console.log(`${name.padEnd(44)}  median ${fmt(median(xs.map((x) => x.ms)))} ms${cpu}  (runs: ${xs.map((x) => fmt(x.ms)).join(", ")})`);
 }
-for (const name of ["warm data dir", "empty data dir"]) {
+for (const name of runs > 0 ? ["warm data dir", "empty data dir"] : []) {
   console.log(`\nstart phases, ${name} (median wall ms / CPU ms of ${runs}):`);
   const names = [...new Set(results[name].flatMap((r) => r.phases.map((p) => p.phase)))];
   for (const phase of names) {
