@@ -386,10 +386,10 @@ export async function listUsers(db: Db, projectId: string, options: UserListOpti
     if (!options.includeRestricted) query = query.where((eb) => eb.not(isRestrictedSql(options.restrictionPolicy)));
   }
   if (options.teamId) {
-    const teamId = options.teamId;
-    query = query.where((eb) =>
-      eb.exists(eb.selectFrom("team_members").select("team_members.user_id").whereRef("team_members.user_id", "=", "users.id").where("team_members.team_id", "=", teamId)),
-    );
+    // The team's members first (an array computed once), then those users by id: the cost follows the team's
+    // size, where a semi-join may instead walk the project's users in order and probe each (1.6 s for a team of
+    // 10,000 among a million users whose members signed up after most of them).
+    query = query.where(sql<SqlBool>`users.id = any(array(${db.selectFrom("team_members").select("team_members.user_id").where("team_members.team_id", "=", options.teamId)}))`);
   }
   if (options.query) {
     const pattern = `%${options.query.replace(/[\\%_]/g, "\\$&")}%`;
