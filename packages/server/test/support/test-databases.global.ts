@@ -18,7 +18,10 @@ import { migrate } from "../../src/db/migrate.js";
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const onPostgres = project.vitest.projects.some((selected) => selected.name === "server (PostgreSQL)");
-  const [removeSnapshot, dropTemplate] = await Promise.all([pgliteSnapshot(), onPostgres ? postgresTemplate() : async () => {}]);
+  // One after the other: PGlite's WebAssembly holds the event loop for seconds at a time, longer than a pg connection
+  // waits to be set up (3 s), so made side by side the template's connections timed out on a loaded machine.
+  const removeSnapshot = await pgliteSnapshot();
+  const dropTemplate = onPostgres ? await postgresTemplate() : async () => {};
   return async () => {
     await removeSnapshot();
     await dropTemplate();
