@@ -1,11 +1,14 @@
 import { DEFAULT_EMAIL_TEMPLATES, DEFAULT_EMAIL_THEMES, DEFAULT_TEMPLATE_IDS } from "@stackframe/stack-shared/dist/helpers/emails";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { renderEmail, stopSandboxProcess } from "../src/email-rendering/index.js";
 
 // Issue 30 §2: `Array.prototype.push = () => 0` in one render broke every later render of that project (React
 // #426), and a property set on `React.Children` was read back by the next render. Each render of a project's warm
 // sandbox now starts from the state the libraries loaded into; and projects never share a sandbox. No database.
 afterAll(() => stopSandboxProcess());
+// Most tests here start a project's sandbox cold (it loads React, Tailwind and arktype), some two or three: on a
+// loaded 2-core machine that alone can take most of the default 30 s.
+vi.setConfig({ testTimeout: 120_000 });
 
 const project = { displayName: "Acme" };
 const LIGHT = Object.values(DEFAULT_EMAIL_THEMES).find((theme) => theme.displayName === "Default Light")!.tsxSource;
@@ -87,7 +90,5 @@ describe("projects", () => {
     }
     await expectVerificationMail("state-project-b");
     await expectVerificationMail("state-project-a");
-    // Three sandboxes start cold here (each loads React, Tailwind and arktype): on a loaded 2-core machine that alone
-    // can take most of the default 30 s.
-  }, 120_000);
+  });
 });
