@@ -91,13 +91,16 @@ function expectSameDistribution({ existing, unknown }: { existing: number[]; unk
 // Each test makes about 80 requests that each render a mail in the sandbox and hand it to SMTP, the first also
 // starting the sandbox process: 15 s on a quiet machine, twice that and more on a loaded one.
 const MEASURING_TIMEOUT_MS = 120_000;
+// One more measurement with fresh projects when the first exceeds the bound: a loaded machine's stall can move a
+// median of 36 samples past 1.5× (CI: 1.59×), while the gaps this guards against (2× and 8×) fail both attempts.
+const MEASURING = { timeout: MEASURING_TIMEOUT_MS, retry: 1 };
 
 describe("maybe-sent answers take the same time for existing and unknown addresses", () => {
-  it("POST /auth/password/send-reset-code (the unknown address waits like a send)", async () => {
+  it("POST /auth/password/send-reset-code (the unknown address waits like a send)", MEASURING, async () => {
     expectSameDistribution(await answerTimes("/auth/password/send-reset-code", RESET_CALLBACK));
-  }, MEASURING_TIMEOUT_MS);
+  });
 
-  it("POST /auth/otp/send-sign-in-code (both send: a new address signs up with the code)", async () => {
+  it("POST /auth/otp/send-sign-in-code (both send: a new address signs up with the code)", MEASURING, async () => {
     expectSameDistribution(await answerTimes("/auth/otp/send-sign-in-code", MAGIC_LINK_CALLBACK));
-  }, MEASURING_TIMEOUT_MS);
+  });
 });
