@@ -134,22 +134,27 @@ export async function createAndOpenProject(page: Page, name?: string): Promise<s
   return projectId;
 }
 
-/**
- * A new owner, signed up through the API (as the sign-in widget does it; signing up through the widgets is
- * dashboard.e2e's and get-started.e2e's subject), and that owner's session: its refresh token, for `open`.
- */
-export async function signUpOwnerByApi(server: TestServer): Promise<{ email: string; refreshToken: string }> {
-  const email = newOwnerEmail();
-  const app = createClientApp({
+/** A client app of the dashboard's own project (`internal`), in memory, as the dashboard's pages make one. */
+function internalClientApp(server: TestServer) {
+  return createClientApp({
     projectId: "internal",
     publishableClientKey: server.env.seedKeys.publishableClientKey!,
     baseUrl: server.url,
     tokenStore: "memory",
     currentUrl: () => `${server.url}/dashboard/`,
     navigate: () => {},
-    // The dashboard's own handler: the verification mail links to it, as it does after a sign-up in the dashboard.
+    // The dashboard's own handler: a verification mail links to it, as it does after a sign-up in the dashboard.
     urls: { handler: "/dashboard/handler" },
   });
+}
+
+/**
+ * A new owner, signed up through the API (as the sign-in widget does it; signing up through the widgets is
+ * dashboard.e2e's and get-started.e2e's subject), and that owner's session: its refresh token, for `open`.
+ */
+export async function signUpOwnerByApi(server: TestServer): Promise<{ email: string; refreshToken: string }> {
+  const email = newOwnerEmail();
+  const app = internalClientApp(server);
   await app.signUpWithCredential({ email, password: OWNER_PASSWORD, noRedirect: true });
   const { refreshToken } = app.session.peek();
   if (!refreshToken) throw new Error("the sign-up through the API left no session");
@@ -170,14 +175,7 @@ export async function ownerWithProject(harness: DashboardHarness, options?: Omit
 
 /** The owner signed in through the API on the dashboard's own project (`internal`), as a second device would be. */
 export async function ownerClientApp(server: TestServer, email: string) {
-  const app = createClientApp({
-    projectId: "internal",
-    publishableClientKey: server.env.seedKeys.publishableClientKey!,
-    baseUrl: server.url,
-    tokenStore: "memory",
-    currentUrl: () => `${server.url}/dashboard/`,
-    navigate: () => {},
-  });
+  const app = internalClientApp(server);
   await app.signInWithCredential({ email, password: OWNER_PASSWORD, noRedirect: true });
   return app;
 }
