@@ -12,9 +12,9 @@ import { createTestProject, startTestServer, type TestProject, type TestServer }
 export let server: TestServer;
 export let smtp: SmtpCapture;
 
-export function useServerAndSmtpForFile(vars: Record<string, string> = {}): void {
+export function useServerAndSmtpForFile(vars: Record<string, string> = {}, smtpOptions: Parameters<typeof startSmtpCapture>[0] = {}): void {
   beforeAll(async () => {
-    [server, smtp] = await Promise.all([startTestServer(vars), startSmtpCapture()]);
+    [server, smtp] = await Promise.all([startTestServer(vars), startSmtpCapture(smtpOptions)]);
   });
   afterAll(async () => {
     await Promise.all([server?.close(), smtp?.close()]);

@@ -23,9 +23,11 @@ export interface SmtpCapture {
 
 /**
  * A real SMTP server on 127.0.0.1 (a free port), for tests: plain SMTP without STARTTLS, any login
- * accepted (or every login refused with `rejectAuth`), every message parsed with mailparser.
+ * accepted (or every login refused with `rejectAuth`), every message parsed with mailparser. With
+ * `replyDelayMs`, each message is acknowledged that long after it arrived, as a mail server across a network
+ * answers (a remote conversation takes a few hundred ms; one on loopback a few).
  */
-export async function startSmtpCapture(options: { rejectAuth?: boolean } = {}): Promise<SmtpCapture> {
+export async function startSmtpCapture(options: { rejectAuth?: boolean; replyDelayMs?: number } = {}): Promise<SmtpCapture> {
   const messages: CapturedEmail[] = [];
   const returned = new Set<CapturedEmail>();
   const waiters: { address: string; resolve: (m: CapturedEmail) => void }[] = [];
@@ -44,7 +46,7 @@ export async function startSmtpCapture(options: { rejectAuth?: boolean } = {}): 
     },
     onData(stream, session, callback) {
       simpleParser(stream)
-        .then((parsed) => {
+        .then(async (parsed) => {
           const fromValue = parsed.from?.value[0];
           const message: CapturedEmail = {
             to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
@@ -55,6 +57,7 @@ export async function startSmtpCapture(options: { rejectAuth?: boolean } = {}): 
             auth: session.user as CapturedEmail["auth"],
             parsed,
           };
+          if (options.replyDelayMs) await new Promise((resolve) => setTimeout(resolve, options.replyDelayMs));
           messages.push(message);
           const waiter = waiters.find((w) => matches(message, w.address));
           if (waiter) {
