@@ -13,7 +13,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
-import { childProcesses, databaseUrlOf, dropDatabases, freePort, installBenchDependencies, latchkeyEnv, optionReader, recreateDatabases, root, sourceCommand, waitUntilUp, adminDatabaseUrl } from "./harness.mjs";
+import { childProcesses, databaseUrlOf, dropDatabases, freePort, installBenchDependencies, latchkeyEnv, optionReader, recreateDatabases, root, serverCommand, waitUntilUp, adminDatabaseUrl } from "./harness.mjs";
 
 installBenchDependencies();
 const { cpuSnapshot, threadsCpu } = await import("./cpu.mjs");
@@ -52,7 +52,7 @@ async function main() {
   for (const [i, serverRoot] of options.roots.entries()) {
     const port = await freePort();
     const nodeArgs = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [];
-    const [command, args] = sourceCommand(resolve(serverRoot, "packages/server/src/main.ts"), nodeArgs);
+    const [command, args] = await serverCommand(serverRoot, nodeArgs);
     const entry = children.start(`Latchkey ${serverRoot}`, command, args, latchkeyEnv({ databaseUrl: databaseUrlOf(options.databaseUrl, databases[i]), port }));
     const origin = `http://127.0.0.1:${port}`;
     servers.push({ root: serverRoot, origin, pid: entry.pid, results: new Map() });

@@ -56,7 +56,8 @@ function processes() {
 function backendDatabase(pid) {
   try {
     const title = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-    return /^postgres: \S+ (\S+) /.exec(title)?.[1];
+    // Debian titles carry the cluster first: `postgres: 15/main: user database host`.
+    return /^postgres: (?:\S+: )?\S+ (\S+) /.exec(title)?.[1];
   } catch {
     return undefined;
   }
@@ -98,19 +99,20 @@ export function cpuBetween(before, after, group, ourGroups) {
 }
 
 /**
- * CPU ms (user + system) of one process's main thread and of its other threads together (libuv's thread
+ * CPU ms (user + system) of one process's main thread (`mainSystem`: the part spent in the kernel, on its behalf) and of its other threads together (libuv's thread
  * pool, where password hashes run, and V8's garbage collector and compiler threads); NaN when it is gone.
  */
 export function threadsCpu(pid) {
-  const ms = (path) => {
+  const times = (path) => {
     const stat = readFileSync(path, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * MS_PER_TICK;
+    return { user: Number(fields[11]) * MS_PER_TICK, system: Number(fields[12]) * MS_PER_TICK };
   };
   try {
-    const main = ms(`/proc/${pid}/task/${pid}/stat`);
-    return { main, others: ms(`/proc/${pid}/stat`) - main };
+    const main = times(`/proc/${pid}/task/${pid}/stat`);
+    const all = times(`/proc/${pid}/stat`);
+    return { main: main.user + main.system, mainSystem: main.system, others: all.user + all.system - main.user - main.system };
   } catch {
-    return { main: NaN, others: NaN };
+    return { main: NaN, mainSystem: NaN, others: NaN };
   }
 }

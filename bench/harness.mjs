@@ -160,12 +160,32 @@ export function sourceCommand(file, nodeArgs = []) {
   return [process.execPath, [...nodeArgs, "--conditions=source", "--import", "tsx", file]];
 }
 
-/** Starts a Latchkey server from its sources, as every bench here does. */
 /** Node options for the Latchkey server from BENCH_LATCHKEY_NODE_ARGS (e.g. `--cpu-prof`, `--heapsnapshot-signal=SIGUSR2`). */
 const LATCHKEY_NODE_ARGS = (process.env.BENCH_LATCHKEY_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
 
-export function startLatchkey(children, name, { databaseUrl, port, publicUrl, nodeArgs = LATCHKEY_NODE_ARGS }) {
-  const [command, args] = sourceCommand("packages/server/src/main.ts", nodeArgs);
+/**
+ * The command that runs the Latchkey server of the checkout at `serverRoot` as `npm start` runs it: the bundled
+ * server (packages/server/dist/main.js), built first when a source is newer (scripts/builds.mjs). With
+ * BENCH_LATCHKEY_FROM_SOURCE=1, its TypeScript sources through tsx instead — not what ships: tsx keeps function
+ * names, which costs every closure made per request a defineProperty call (~10 % of a cached read's CPU).
+ */
+export async function serverCommand(serverRoot = root, nodeArgs = LATCHKEY_NODE_ARGS) {
+  if (process.env.BENCH_LATCHKEY_FROM_SOURCE === "1") return sourceCommand(join(serverRoot, "packages/server/src/main.ts"), nodeArgs);
+  const { BUILDS, staleness } = await import(join(serverRoot, "scripts/builds.mjs"));
+  const server = BUILDS.find((build) => build.outputs.includes("packages/server/dist/main.js"));
+  const reason = staleness(serverRoot, server);
+  if (reason) {
+    console.error(`Building ${server.name} in ${serverRoot}: ${reason}…`);
+    const [command, ...args] = server.command;
+    const built = spawnSync(command, args, { cwd: serverRoot, stdio: ["ignore", "inherit", "inherit"] });
+    if (built.status !== 0) throw new Error(`Could not build ${server.name} in ${serverRoot}.`);
+  }
+  return [process.execPath, [...nodeArgs, join(serverRoot, "packages/server/dist/main.js")]];
+}
+
+/** Starts this checkout's Latchkey server (serverCommand), as every bench here does. */
+export async function startLatchkey(children, name, { databaseUrl, port, publicUrl, nodeArgs = LATCHKEY_NODE_ARGS }) {
+  const [command, args] = await serverCommand(root, nodeArgs);
   return children.start(name, command, args, latchkeyEnv({ databaseUrl, port, publicUrl }));
 }
 

@@ -76,7 +76,7 @@ async function run(processCount) {
   for (let i = 0; i < processCount; i++) ports.push(await freePort());
   for (const [i, port] of ports.entries()) {
     // One public URL for all, as behind a load balancer: every process accepts the others' access tokens.
-    const entry = startLatchkey(children, `Latchkey ${i + 1}`, { databaseUrl: databaseUrlOf(options.databaseUrl, DATABASE), port, publicUrl: `http://127.0.0.1:${ports[0]}` });
+    const entry = await startLatchkey(children, `Latchkey ${i + 1}`, { databaseUrl: databaseUrlOf(options.databaseUrl, DATABASE), port, publicUrl: `http://127.0.0.1:${ports[0]}` });
     servers.push({ origin: `http://127.0.0.1:${port}`, pid: entry.pid });
   }
   // One at a time: the first one migrates the fresh database.

@@ -65,7 +65,7 @@ async function main() {
   const pgVersion = await recreateDatabases(options.databaseUrl, [DATABASE]);
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const server = startLatchkey(children, "Latchkey", { databaseUrl: databaseUrlOf(options.databaseUrl, DATABASE), port });
+  const server = await startLatchkey(children, "Latchkey", { databaseUrl: databaseUrlOf(options.databaseUrl, DATABASE), port });
   await waitUntilUp(`${origin}/health`);
 
   const state = await prepare(origin);

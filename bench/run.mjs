@@ -67,7 +67,7 @@ async function main() {
   await migrationOptions.database.end();
 
   const groups = {};
-  groups.latchkey = startLatchkey(children, "Latchkey", { databaseUrl: urlOf(DATABASES.latchkey), port: latchkeyPort }).pid;
+  groups.latchkey = (await startLatchkey(children, "Latchkey", { databaseUrl: urlOf(DATABASES.latchkey), port: latchkeyPort })).pid;
   groups.betterAuth = children.start("Better Auth", process.execPath, [join(benchDir, "better-auth-server.mjs")], {
     BENCH_BA_DATABASE_URL: urlOf(DATABASES.betterAuth),
     BENCH_BA_PORT: String(betterAuthPort),

@@ -107,7 +107,7 @@ async function main() {
   const ports = { empty: await freePort(), seeded: await freePort() };
   const origins = { empty: `http://127.0.0.1:${ports.empty}`, seeded: `http://127.0.0.1:${ports.seeded}` };
   const groups = {};
-  for (const side of ["empty", "seeded"]) groups[side] = startLatchkey(children, `Latchkey (${side})`, { databaseUrl: urlOf(DATABASES[side]), port: ports[side] }).pid;
+  for (const side of ["empty", "seeded"]) groups[side] = (await startLatchkey(children, `Latchkey (${side})`, { databaseUrl: urlOf(DATABASES[side]), port: ports[side] })).pid;
   await Promise.all(Object.values(origins).map((origin) => waitUntilUp(`${origin}/health`)));
 
   const setups = {};
