@@ -10,16 +10,21 @@
 //   committed HEAD into a temporary directory, node_modules hard-linked from this one (no `npm install`: that is
 //   timed on its own) with the PGlite template the postinstall would have made, then `npm start` until /api/v1
 //   answers, and until the dashboard does (every build done), with the builds' own lines.
-// Usage: node bench/cold-start.mjs [runs=3] [--no-clone] [--quick] [--root <checkout>]   (--quick: only the warm and
-//   the empty data dir; --root: measure another checkout, e.g. a clone at an earlier commit with node_modules
-//   linked, to compare before and after on one machine, alternating)
+// Usage: node bench/cold-start.mjs [runs=3] [--no-clone] [--quick] [--root <checkout>]...   (--quick: only the warm
+//   and the empty data dir; --root: measure another checkout, e.g. a clone at an earlier commit with node_modules
+//   linked (bench/fresh-clone.mjs); several --root: their runs alternate round by round, to compare before and after
+//   on one machine under the same load)
+// The fresh clone's first start builds the pages and scripts in the background (scripts/start.mjs) while /api/v1
+// answers: the bench reports both times, until /api/v1 answers and until every built path does (the dashboard, the
+// React demo, the elements bundle).
 // On a loaded machine wall times vary with the load: the figures print the 1-minute load average, and the CPU ms
 // (the server process's user + system time when it first answered) move far less.
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, lstatSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { freshClone, templatesOf } from "./fresh-clone.mjs";
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -28,18 +33,19 @@ const option = (name) => {
 };
 const quick = args.includes("--quick");
 const noClone = quick || args.includes("--no-clone");
-const rootOption = option("--root");
-const root = rootOption ? `${resolve(rootOption)}/` : fileURLToPath(new URL("..", import.meta.url));
+const roots = [];
+for (let root; (root = option("--root")); ) roots.push(`${resolve(root)}/`);
+if (roots.length === 0) roots.push(fileURLToPath(new URL("..", import.meta.url)));
 const runs = Number(args.find((a) => /^\d+$/.test(a)) ?? 3);
-const { BUILDS, dateOutputs, staleness } = await import(pathToFileURL(join(root, "scripts/builds.mjs")).href);
-// Where the server keeps its PGlite templates (packages/server/src/db/pglite-template.ts).
-const templatesOf = (checkout) => join(checkout, "node_modules/.cache/latchkey");
 const port = 18_302;
+/** The paths a start serves from the builds (scripts/builds.mjs), each answering 200 once its build is done. */
+const BUILT_PATHS = ["/dashboard/", "/demo/react/", "/static/v1/latchkey.iife.js"];
 
 // Stale builds are brought up to date before each timed start, untimed (as start.mjs builds them): on a
 // machine where others edit sources meanwhile, a start would otherwise now and then be timed with a build.
 let rebuilds = 0;
-function buildWhatChanged() {
+async function buildWhatChanged(root) {
+  const { BUILDS, dateOutputs, staleness } = await import(pathToFileURL(join(root, "scripts/builds.mjs")).href);
   for (const build of BUILDS) {
     if (!staleness(root, build)) continue;
     const startedAt = Date.now();
@@ -76,10 +82,10 @@ function serverPid(npmPid) {
 }
 
 /**
- * `npm start` in `checkout` on `dataDir`; resolves with the ms until /api/v1 answered 200 (and until the dashboard
- * did, with `untilDashboard`), the server's CPU ms then, its start-phase lines and the builds' lines.
+ * `npm start` in `checkout` on `dataDir`; resolves with the ms until /api/v1 answered 200 (and until every built
+ * path did, with `untilBuilt`), the server's CPU ms then, its start-phase lines and the builds' lines.
  */
-async function timeStart(dataDir, { checkout = root, untilDashboard = false } = {}) {
+async function timeStart(dataDir, { checkout, untilBuilt = false } = {}) {
   const started = performance.now();
   const child = spawn("npm", ["start", "--silent"], {
     cwd: checkout,
@@ -105,7 +111,8 @@ async function timeStart(dataDir, { checkout = root, untilDashboard = false } = 
   const ms = await wait("/api/v1");
   const pid = serverPid(child.pid);
   const cpuMs = pid ? cpuMsOf(pid) : undefined;
-  const dashboardMs = untilDashboard ? await wait("/dashboard/") : undefined;
+  let builtMs;
+  if (untilBuilt) for (const path of BUILT_PATHS) builtMs = await wait(path);
   // The phase lines are logged by then; pino writes them out asynchronously, so give stdout a moment.
   await new Promise((r) => setTimeout(r, 200));
   process.kill(-child.pid, "SIGTERM");
@@ -124,7 +131,7 @@ async function timeStart(dataDir, { checkout = root, untilDashboard = false } = 
       // another line
     }
   }
-  return { ms, cpuMs, dashboardMs, phases, builds };
+  return { ms, cpuMs, builtMs, phases, builds };
 }
 
 function groupAlive(groupId) {
@@ -144,82 +151,67 @@ const fmt = (x) => (x === undefined ? "?" : x.toFixed(0));
 const loads = [];
 const noteLoad = () => loads.push(loadavg()[0]);
 
-const results = { "warm data dir": [], "empty data dir": [], "template made at install (postinstall)": [], "first start after install": [], "empty data dir, no template (start makes it)": [] };
+const results = new Map(roots.map((root) => [root, { "warm data dir": [], "empty data dir": [], "template made at install (postinstall)": [], "first start after install": [], "empty data dir, no template (start makes it)": [] }]));
 for (let i = 0; i < runs; i++) {
-  const dir = mkdtempSync(join(tmpdir(), "latchkey-bench-"));
-  buildWhatChanged();
-  noteLoad();
-  results["empty data dir"].push(await timeStart(join(dir, "data")));
-  buildWhatChanged();
-  noteLoad();
-  results["warm data dir"].push(await timeStart(join(dir, "data")));
-  if (quick) {
+  for (const root of roots) {
+    const of = results.get(root);
+    const dir = mkdtempSync(join(tmpdir(), "latchkey-bench-"));
+    await buildWhatChanged(root);
+    noteLoad();
+    of["empty data dir"].push(await timeStart(join(dir, "data"), { checkout: root }));
+    await buildWhatChanged(root);
+    noteLoad();
+    of["warm data dir"].push(await timeStart(join(dir, "data"), { checkout: root }));
+    if (quick) {
+      rmSync(dir, { recursive: true, force: true });
+      continue;
+    }
+    rmSync(templatesOf(root), { recursive: true, force: true });
+    const installStarted = performance.now();
+    execFileSync(process.execPath, ["scripts/pglite-template.mjs"], { cwd: root, stdio: "ignore" });
+    of["template made at install (postinstall)"].push({ ms: performance.now() - installStarted });
+    await buildWhatChanged(root);
+    of["first start after install"].push(await timeStart(join(dir, "data-2"), { checkout: root }));
+    rmSync(templatesOf(root), { recursive: true, force: true });
+    await buildWhatChanged(root);
+    of["empty data dir, no template (start makes it)"].push(await timeStart(join(dir, "data-3"), { checkout: root }));
     rmSync(dir, { recursive: true, force: true });
-    continue;
   }
-  rmSync(templatesOf(root), { recursive: true, force: true });
-  const installStarted = performance.now();
-  execFileSync(process.execPath, ["scripts/pglite-template.mjs"], { cwd: root, stdio: "ignore" });
-  results["template made at install (postinstall)"].push({ ms: performance.now() - installStarted });
-  buildWhatChanged();
-  results["first start after install"].push(await timeStart(join(dir, "data-2")));
-  rmSync(templatesOf(root), { recursive: true, force: true });
-  buildWhatChanged();
-  results["empty data dir, no template (start makes it)"].push(await timeStart(join(dir, "data-3")));
-  rmSync(dir, { recursive: true, force: true });
 }
 // The postinstall's template again, for whoever starts next.
-if (!quick) execFileSync(process.execPath, ["scripts/pglite-template.mjs"], { cwd: root, stdio: "ignore" });
+if (!quick && runs > 0) for (const root of roots) execFileSync(process.execPath, ["scripts/pglite-template.mjs"], { cwd: root, stdio: "ignore" });
 
-if (runs > 0) console.log(`${root}: ${runs} run${runs === 1 ? "" : "s"}, 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${(await import("node:os")).availableParallelism()} cores`);
-for (const [name, xs] of Object.entries(results)) {
-  if (xs.length === 0) continue;
-  const cpu = xs.some((x) => x.cpuMs !== undefined) ? `, server CPU ${fmt(median(xs.map((x) => x.cpuMs)))} ms` : "";
-  console.log(`${name.padEnd(44)}  median ${fmt(median(xs.map((x) => x.ms)))} ms${cpu}  (runs: ${xs.map((x) => fmt(x.ms)).join(", ")})`);
-}
-for (const name of runs > 0 ? ["warm data dir", "empty data dir"] : []) {
-  console.log(`\nstart phases, ${name} (median wall ms / CPU ms of ${runs}):`);
-  const names = [...new Set(results[name].flatMap((r) => r.phases.map((p) => p.phase)))];
-  for (const phase of names) {
-    const of = results[name].map((r) => r.phases.find((p) => p.phase === phase));
-    console.log(`  ${phase.padEnd(34)} ${fmt(median(of.map((p) => p?.ms))).padStart(6)} / ${fmt(median(of.map((p) => p?.cpuMs))).padStart(5)}`);
+if (runs > 0) console.log(`${runs} run${runs === 1 ? "" : "s"}${roots.length > 1 ? ` of each checkout, alternated` : ""}, 1-minute load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} on ${(await import("node:os")).availableParallelism()} cores`);
+for (const root of runs > 0 ? roots : []) {
+  console.log(`\n${root}:`);
+  for (const [name, xs] of Object.entries(results.get(root))) {
+    if (xs.length === 0) continue;
+    const cpu = xs.some((x) => x.cpuMs !== undefined) ? `, server CPU ${fmt(median(xs.map((x) => x.cpuMs)))} ms` : "";
+    console.log(`${name.padEnd(44)}  median ${fmt(median(xs.map((x) => x.ms)))} ms${cpu}  (runs: ${xs.map((x) => fmt(x.ms)).join(", ")})`);
+  }
+  for (const name of ["warm data dir", "empty data dir"]) {
+    const rs = results.get(root)[name];
+    console.log(`\nstart phases, ${name} (median wall ms / CPU ms of ${runs}):`);
+    const names = [...new Set(rs.flatMap((r) => r.phases.map((p) => p.phase)))];
+    for (const phase of names) {
+      const of = rs.map((r) => r.phases.find((p) => p.phase === phase));
+      console.log(`  ${phase.padEnd(34)} ${fmt(median(of.map((p) => p?.ms))).padStart(6)} / ${fmt(median(of.map((p) => p?.cpuMs))).padStart(5)}`);
+    }
   }
 }
 if (rebuilds > 0) console.log(`(${rebuilds} build${rebuilds === 1 ? "" : "s"} brought up to date between runs, untimed: sources changed meanwhile)`);
 
 if (!noClone) {
-  const clone = mkdtempSync(join(tmpdir(), "latchkey-clone-"));
-  try {
-    execFileSync("git", ["clone", "--quiet", root, clone], { stdio: "ignore" });
-    // The root's node_modules and the workspaces' own (a workspace may need another version of a dependency).
-    for (const modules of ["node_modules", ...["packages", "demo"].flatMap((dir) => readdirSync(join(root, dir)).map((name) => join(dir, name, "node_modules")))]) {
-      if (existsSync(join(root, modules)) && existsSync(join(clone, modules, ".."))) linkTree(join(root, modules), join(clone, modules));
+  for (const root of roots) {
+    const clone = freshClone(root);
+    try {
+      noteLoad();
+      const first = await timeStart(join(clone, "data"), { checkout: clone, untilBuilt: true });
+      console.log(`\nfirst npm start after a fresh clone of ${root} (load ${loadavg()[0].toFixed(1)}): /api/v1 answers after ${fmt(first.ms)} ms, every built path (${BUILT_PATHS.join(", ")}) after ${fmt(first.builtMs)} ms`);
+      for (const line of first.builds) console.log(`  ${line}`);
+      for (const { phase, ms, cpuMs } of first.phases) console.log(`  ${phase.padEnd(34)} ${fmt(ms).padStart(6)} / ${fmt(cpuMs).padStart(5)}`);
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
     }
-    // What `npm ci`'s postinstall leaves: the PGlite template (copied, not linked: the clone's own files).
-    if (existsSync(templatesOf(root))) cpSync(templatesOf(root), templatesOf(clone), { recursive: true });
-    noteLoad();
-    const first = await timeStart(join(clone, "data"), { checkout: clone, untilDashboard: true });
-    console.log(`\nfirst npm start after a fresh clone (load ${loadavg()[0].toFixed(1)}): /api/v1 answers after ${fmt(first.ms)} ms, the dashboard after ${fmt(first.dashboardMs)} ms`);
-    for (const line of first.builds) console.log(`  ${line}`);
-    for (const { phase, ms, cpuMs } of first.phases) console.log(`  ${phase.padEnd(34)} ${fmt(ms).padStart(6)} / ${fmt(cpuMs).padStart(5)}`);
-  } finally {
-    rmSync(clone, { recursive: true, force: true });
-  }
-}
-
-/**
- * node_modules as hard links (directories made, files linked, symlinks copied as they are): no install, and no
- * second copy of 1 GB. Its caches (.cache, .vite…) are left out: a build writing there would change this
- * checkout's files through the links.
- */
-function linkTree(from, to) {
-  mkdirSync(to, { recursive: true });
-  for (const entry of readdirSync(from, { withFileTypes: true })) {
-    if (from.endsWith("node_modules") && entry.name.startsWith(".") && entry.name !== ".bin") continue;
-    const source = join(from, entry.name);
-    const target = join(to, entry.name);
-    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
-    else if (entry.isDirectory()) linkTree(source, target);
-    else if (lstatSync(source).isFile()) linkSync(source, target);
   }
 }

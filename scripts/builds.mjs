@@ -1,5 +1,5 @@
 // What `npm start` builds before the server runs, and whether each build is stale (scripts/start.mjs).
-import { readdirSync, statSync, utimesSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ELEMENTS_SOURCES = [
@@ -14,12 +14,15 @@ const ELEMENTS_SOURCES = [
 /**
  * Each build: what it reads (directories count with everything in them but dist/ and node_modules/), what it
  * writes, and the command (`parallel`: commands that together do what `command` does, which may run at once).
- * A build is stale when an output is missing or older than a source. The builds read sources only, never
- * another build's outputs, so `npm start` runs the stale ones side by side.
+ * A build is stale when an output is missing or older than a source, or when a build of it was cut short. The
+ * builds read sources only, never another build's outputs, so `npm start` runs the stale ones side by side.
+ * `serves`: what the server serves from the outputs (packages/server/src/ui-builds.ts); `npm start` runs these
+ * builds in the background while the server answers, and waits only for the server's own build.
  */
 export const BUILDS = [
   {
     name: "the web components bundle (packages/elements/dist)",
+    serves: "elements",
     sources: ELEMENTS_SOURCES,
     outputs: ["packages/elements/dist/latchkey.js", "packages/elements/dist/latchkey.iife.js", "packages/elements/dist/latchkey-sign-in.iife.js", "packages/elements/dist/latchkey-account.js"],
     command: ["npm", "run", "--silent", "build:elements"],
@@ -31,12 +34,14 @@ export const BUILDS = [
   },
   {
     name: "the React demo (demo/react/dist)",
+    serves: "demo",
     sources: [...ELEMENTS_SOURCES, "packages/react/src", "demo/react", "scripts/vite-single-page-app.ts"],
     outputs: ["demo/react/dist/index.html"],
     command: ["node", "node_modules/vite/bin/vite.js", "build", "--config", "demo/react/vite.config.ts"],
   },
   {
     name: "the admin dashboard (packages/dashboard/dist)",
+    serves: "dashboard",
     sources: [...ELEMENTS_SOURCES, "packages/react/src", "packages/dashboard/src", "packages/dashboard/index.html", "packages/dashboard/vite.config.ts", "packages/dashboard/package.json", "scripts/vite-single-page-app.ts"],
     outputs: ["packages/dashboard/dist/index.html"],
     command: ["node", "node_modules/vite/bin/vite.js", "build", "--config", "packages/dashboard/vite.config.ts"],
@@ -55,6 +60,7 @@ export const BUILDS = [
  * builds share most sources, and each tree is then walked once (issue 35).
  */
 export function staleness(root, build, newest = new Map()) {
+  if (statSync(markerOf(root, build), { throwIfNoEntry: false })) return "its last build was cut short";
   let oldestOutput = Infinity;
   for (const output of build.outputs) {
     const stat = statSync(join(root, output), { throwIfNoEntry: false });
@@ -71,13 +77,27 @@ export function staleness(root, build, newest = new Map()) {
 }
 
 /**
+ * Before a build: a mark that it runs, which `dateOutputs` takes away when it succeeded. A build stopped half-way
+ * (npm start ended during a background build) may have written some outputs newer than the sources; the mark
+ * makes the next start build again all the same.
+ */
+export function markBuilding(root, build) {
+  mkdirSync(join(root, MARKERS), { recursive: true });
+  writeFileSync(markerOf(root, build), `${process.pid}\n`);
+}
+
+/**
  * After a build, its outputs are dated to when it started: a source saved while it ran is then newer than
  * them, and the next start builds again.
  */
 export function dateOutputs(root, build, startedAt) {
   const time = new Date(startedAt);
   for (const output of build.outputs) utimesSync(join(root, output), time, time);
+  rmSync(markerOf(root, build), { force: true });
 }
+
+const MARKERS = "node_modules/.cache/latchkey-builds";
+const markerOf = (root, build) => join(root, MARKERS, build.outputs[0].replaceAll("/", "_"));
 
 const SKIPPED = new Set(["dist", "node_modules"]);
 

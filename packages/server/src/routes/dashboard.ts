@@ -6,6 +6,7 @@ import { PUBLIC_CLIENT_SECRET } from "@latchkey/protocol/dialects";
 import { renderProjectConfig, requiresPublishableClientKey, type ConfigObject } from "../config/project-config.js";
 import type { AppEnv } from "../http/context.js";
 import { INTERNAL_PROJECT_ID, findProject } from "../services/projects.js";
+import { unbuiltAnswer } from "../ui-builds.js";
 
 /**
  * The admin dashboard (packages/dashboard, issue 20), served by the server itself in every mode from its
@@ -47,6 +48,8 @@ export function dashboardRoutes() {
 async function asset(c: Context<AppEnv>, file: string): Promise<Response> {
   const type = CONTENT_TYPES[file.split(".").pop() ?? ""];
   if (!PLAIN_FILE_NAME.test(file) || !type) return c.text("Not found", 404);
+  const unbuilt = unbuiltAnswer("dashboard", "file");
+  if (unbuilt) return unbuilt;
   let raw: Buffer;
   try {
     raw = await readFile(`${dist}assets/${file}`);
@@ -61,6 +64,8 @@ async function asset(c: Context<AppEnv>, file: string): Promise<Response> {
 }
 
 async function indexPage(c: Context<AppEnv>): Promise<Response> {
+  const unbuilt = unbuiltAnswer("dashboard", "page");
+  if (unbuilt) return unbuilt;
   let html: string;
   try {
     // Read per request: a rebuild shows on reload, and the page is small.

@@ -3,6 +3,7 @@ import { extname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
 import type { AppEnv } from "../http/context.js";
+import { unbuiltAnswer, type UiBuild } from "../ui-builds.js";
 
 /**
  * `GET /demo/…` (dev mode only): the demo apps of the repository's `demo/` folder, served from the server
@@ -50,29 +51,33 @@ export function demoPagesRoutes() {
   });
 
   demo.get("/", (c) => c.redirect("/demo/", 302));
-  demo.get("/handler", () => serve(folders.demo, "handler.html"));
-  demo.get("/handler/*", () => serve(folders.demo, "handler.html"));
+  // The plain pages load the elements bundle: while it builds (ui-builds.ts) they say so instead.
+  demo.get("/handler", () => unbuiltAnswer("elements", "page") ?? serve(folders.demo, "handler.html"));
+  demo.get("/handler/*", () => unbuiltAnswer("elements", "page") ?? serve(folders.demo, "handler.html"));
   // The bundle fetches the active language's messages next to itself (dist/locales/<locale>.json).
-  demo.get("/locales/:file", (c) => serve(`${folders.elements}locales/`, c.req.param("file"), BUILD_HINT));
+  demo.get("/locales/:file", (c) => serve(`${folders.elements}locales/`, c.req.param("file"), BUILD_HINT, "elements"));
   demo.get("/react", (c) => c.redirect("/demo/react/", 302));
-  demo.get("/react/assets/:file", (c) => serve(`${folders.react}assets/`, c.req.param("file"), BUILD_HINT));
-  demo.get("/react/*", () => serve(folders.react, "index.html", BUILD_HINT));
+  demo.get("/react/assets/:file", (c) => serve(`${folders.react}assets/`, c.req.param("file"), BUILD_HINT, "demo"));
+  demo.get("/react/*", () => unbuiltAnswer("demo", "page") ?? serve(folders.react, "index.html", BUILD_HINT));
   demo.get("/:file", (c) => {
     const file = c.req.param("file");
-    if (file.startsWith("latchkey")) return serve(folders.elements, file, BUILD_HINT);
+    if (file.startsWith("latchkey")) return serve(folders.elements, file, BUILD_HINT, "elements");
     // The demo folder also holds its tests and build config: only the pages' own assets are served.
     return PAGE_ASSETS.has(file) ? serve(folders.demo, file) : notFound(undefined);
   });
   // `/demo/` itself (Hono matches the trailing slash here, after the redirect of `/demo`).
   const app = new Hono<AppEnv>();
-  app.get("/demo/", (c) => (c.get("deps").env.devMode ? serve(folders.demo, "index.html") : c.notFound()));
+  app.get("/demo/", (c) => (c.get("deps").env.devMode ? (unbuiltAnswer("elements", "page") ?? serve(folders.demo, "index.html")) : c.notFound()));
   app.route("/demo", demo);
   return app;
 }
 
-async function serve(folder: string, file: string, missingHint?: string): Promise<Response> {
+/** `builtBy`: the build that writes `folder`, which may still be running (ui-builds.ts). */
+async function serve(folder: string, file: string, missingHint?: string, builtBy?: UiBuild): Promise<Response> {
   const type = CONTENT_TYPES[extname(file)];
   if (!PLAIN_FILE_NAME.test(file) || !type) return notFound(missingHint);
+  const unbuilt = builtBy && unbuiltAnswer(builtBy, "file");
+  if (unbuilt) return unbuilt;
   let body: Buffer;
   try {
     body = await readFile(folder + file);

@@ -7,6 +7,7 @@ import { renderProjectConfig, type ConfigObject } from "../config/project-config
 import type { AppEnv } from "../http/context.js";
 import { HOSTED_PAGE_CSS, escapeHtml, scriptJson } from "../http/page-html.js";
 import { findProject } from "../services/projects.js";
+import { unbuiltAnswer } from "../ui-builds.js";
 import { STATIC_VERSION } from "./static-bundles.js";
 
 /**
@@ -59,6 +60,9 @@ async function hostedPage(c: Context<AppEnv>, projectId: string, page: string): 
     return c.redirect(`${url.pathname}${url.search}`, 302);
   }
 
+  // The page is the elements bundle's: while `npm start` builds it (ui-builds.ts), the page says so and reloads.
+  const unbuilt = unbuiltAnswer("elements", "page");
+  if (unbuilt) return unbuilt;
   const base = hostedHandlerBase(env, project.id);
   const home = projectHomeUrl(env, project.id, config);
   const pageUrl = (name: HostedPage) => (returnTo ? `${base}/${name}?${new URLSearchParams({ [RETURN_TO_PARAM]: returnTo })}` : `${base}/${name}`);

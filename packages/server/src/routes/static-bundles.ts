@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../http/context.js";
+import { unbuiltAnswer } from "../ui-builds.js";
 import elementsPackage from "../../../elements/package.json" with { type: "json" };
 
 /**
@@ -49,6 +50,9 @@ function prepare(path: string): Promise<Prepared | undefined> {
 }
 
 async function serve(c: Context<AppEnv>, path: string, immutable: boolean): Promise<Response> {
+  // While `npm start` builds the bundle (ui-builds.ts): nothing read, so nothing older kept in `prepared`.
+  const unbuilt = unbuiltAnswer("elements", "file");
+  if (unbuilt) return unbuilt;
   const file = await prepare(path);
   if (!file) return c.text("Not built yet: run `npm run build:elements` (`npm start` builds it), then reload.", 404);
   const headers: Record<string, string> = {
