@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import axe from "axe-core";
 import { chromium, type BrowserContext, type Page, type Request, type Response } from "playwright-core";
 import { chromiumPath } from "../../scripts/chromium.mjs";
+import { CHROMIUM_ARGS } from "../../demo/test/support/chromium-args.mjs";
 import { MINIMAL_VIEWPORTS } from "storybook/viewport";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtStorybook, type BuiltStorybook, type StoryEntry } from "./support/built-storybook.js";
@@ -67,7 +68,7 @@ describe("Storybook", () => {
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: CHROMIUM_ARGS,
     });
   }, 300_000);
 

@@ -6,6 +6,7 @@ import { startSmtpCapture, type SmtpCapture } from "../../../packages/server/tes
 import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "../../../packages/server/test/support/test-server.js";
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../../../packages/server/src/services/projects.js";
 import { ensureDemoBuilt } from "./demo-build.js";
+import { CHROMIUM_ARGS } from "./chromium-args.mjs";
 
 /**
  * Shared setup of the demo's end-to-end suites: per test file one real server (in-memory PGlite, dev mode,
@@ -19,16 +20,8 @@ export let smtp: SmtpCapture;
 export let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+// The switches every browser test launches Chromium with (chromium-args.mjs), here for the files that import them from here.
+export { CHROMIUM_ARGS };
 
 export function useDemoForFile(): void {
   beforeAll(async () => {

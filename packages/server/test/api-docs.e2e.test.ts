@@ -1,11 +1,11 @@
 import { chromium, type Browser } from "playwright-core";
 import { chromiumPath } from "../../../scripts/chromium.mjs";
+import { CHROMIUM_ARGS } from "../../../demo/test/support/chromium-args.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 /** The API reference page at /api/v1/docs, rendered by Debian's Chromium. */
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 let server: TestServer;
 let browser: Browser;

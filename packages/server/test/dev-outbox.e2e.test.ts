@@ -1,6 +1,7 @@
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath } from "../../../scripts/chromium.mjs";
+import { CHROMIUM_ARGS } from "../../../demo/test/support/chromium-args.mjs";
 import { sendEmail } from "../src/email/send.js";
 import { createLogger } from "../src/log.js";
 import { getProject } from "../src/services/projects.js";
@@ -8,7 +9,6 @@ import { createTestProject, reachablePublicUrl, startTestServer, type TestServer
 
 /** The dev outbox (/dev/outbox) in Debian's Chromium: each mail as its recipient would see it, and as text. */
 
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 let server: TestServer;
 let browser: Browser;

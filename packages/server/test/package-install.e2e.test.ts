@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumPath } from "../../../scripts/chromium.mjs";
+import { CHROMIUM_ARGS } from "../../../demo/test/support/chromium-args.mjs";
 import { ensureBuilt, withBuildLock } from "../../../demo/test/support/ensure-built.js";
 import { freePort } from "./support/ports.js";
 
@@ -16,7 +17,6 @@ import { freePort } from "./support/ports.js";
  * the dashboard it serves signing that user in, in Chromium. Packed and installed once for the file.
  */
 const repository = fileURLToPath(new URL("../../../", import.meta.url));
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const SEED_KEY = "pk-package-install-test-key";
 const PASSWORD = "correct horse battery";
 
