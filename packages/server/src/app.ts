@@ -6,7 +6,7 @@ import { recordRequestActivity } from "./http/user-activity.js";
 import { requestDeviceFacts } from "./http/session-device.js";
 import { parseBody } from "./http/body.js";
 import { limitBodySize } from "./http/body-limit.js";
-import { securityHeaders } from "./http/security-headers.js";
+import { addSecurityHeaders } from "./http/security-headers.js";
 import { isCompleteAnswer, NO_STORE } from "./http/answer.js";
 import { MemoRouter } from "./http/memo-router.js";
 import { databaseUnavailableResponse, isDatabaseUnavailable } from "./http/database-unavailable.js";
@@ -16,9 +16,10 @@ import { scopedToRequest } from "./db/request-scope.js";
 import type { RequestDeviceFacts } from "./services/session-device.js";
 import type { RequestTokenFacts } from "./services/sessions.js";
 import type { AppDeps, AppEnv } from "./http/context.js";
-import { cors, overrideErrorStatus } from "./http/headers.js";
+import { apiHeaders } from "./http/headers.js";
+import { lazyRequestLog } from "./http/request-log.js";
 import { knownErrorResponse } from "./http/known-error-response.js";
-import { dialectOf, mixedDialectsError, requestHeaderNames, setProtocolHeader } from "./http/dialect.js";
+import { dialectOf, requestHeaderNames, setProtocolHeader } from "./http/dialect.js";
 import { anonymousAuthRoutes } from "./routes/auth-anonymous.js";
 import { passwordAuthRoutes } from "./routes/auth-password.js";
 import { sessionsRoutes } from "./routes/auth-sessions.js";
@@ -160,8 +161,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     c.set("requestId", requestId);
     c.set("dialect", dialect);
     c.set("mixedDialects", mixed);
-    c.set("log", deps.log.child({ requestId }));
+    const log = lazyRequestLog(deps.log, requestId);
+    c.set("log", log);
     await next();
+    addSecurityHeaders(c);
     // What this request wrote must be out of every cache before its caller can send the next request.
     if (scope.announcedChanges) await deps.changes.sync();
     // A declared route's JSON answer has both already (http/answer.ts).
@@ -172,10 +175,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     }
     const ms = performance.now() - started;
     metrics.requests.record(c.req.method, routeLabel(c), c.res.status, ms / 1000);
-    c.get("log").info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) }, "request");
+    if (deps.log.isLevelEnabled("info")) log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) }, "request");
   });
-
-  app.use("*", securityHeaders());
 
   app.onError((error, c) => {
     if (error instanceof KnownError) return knownErrorResponse(error, c.get("dialect"));
@@ -203,12 +204,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route("/", healthRoutes());
   app.route("/", metricsRoutes(metrics));
 
-  app.use("/api/*", cors());
-  app.use("/api/*", overrideErrorStatus());
-  app.use("/api/*", async function oneDialect(c, next) {
-    if (c.get("mixedDialects")) throw mixedDialectsError(c);
-    await next();
-  });
+  app.use("/api/*", apiHeaders());
 
   const api = new Hono<AppEnv>();
   mountRoutes(api, API_ROUTES);

@@ -29,7 +29,7 @@ export function limitBodySize(): MiddlewareHandler<AppEnv> {
     // fetch Request and a web stream (a tenth of a sign-in's main-thread CPU), where the route reads the body
     // straight from Node's request instead.
     const declared = c.req.raw.headers.get("content-length");
-    if (declared !== null && !c.req.raw.headers.has("transfer-encoding")) return parseInt(declared, 10) > maxBytes ? tooLarge(c) : next();
+    if (declared !== null && !c.req.raw.headers.has("transfer-encoding")) return parseInt(declared, 10) > maxBytes ? Promise.resolve(tooLarge(c)) : next();
     return bodyLimit({ maxSize: maxBytes, onError: tooLarge })(c, next);
   };
 }

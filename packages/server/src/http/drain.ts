@@ -24,13 +24,15 @@ export class Drain {
 
   async serve(request: Request, handle: () => Response | Promise<Response>): Promise<Response> {
     if (this.expired) return shuttingDown();
-    let cutShort!: (response: Response) => void;
-    const answeredEarly = new Promise<Response>((resolve) => (cutShort = resolve));
-    const entry: InFlight = { waiting: false, givenUp: false, cutShort };
+    const entry: InFlight = { waiting: false, givenUp: false, cutShort: () => {} };
     this.inFlight.add(entry);
     entries.set(request, entry);
     try {
-      const response = await Promise.race([Promise.resolve().then(handle), answeredEarly]);
+      // Whichever comes first, the handler's answer or one the shutdown gives in its place (a promise settles once).
+      const response = await new Promise<Response>((resolve, reject) => {
+        entry.cutShort = resolve;
+        Promise.resolve().then(handle).then(resolve, reject);
+      });
       return this.closing ? closingConnection(response) : response;
     } finally {
       this.inFlight.delete(entry);

@@ -2,7 +2,8 @@ import type { MiddlewareHandler } from "hono";
 import { DEFAULT_DIALECT, DIALECTS, REQUEST_HEADER_PREFIX, RESPONSE_HEADER_PREFIXES, type Dialect } from "@latchkey/protocol/dialects";
 import { DEVICE_TOKEN_HEADER } from "../crypto/device-tokens.js";
 import type { AppEnv } from "./context.js";
-import { protocolHeader, setProtocolHeader } from "./dialect.js";
+import { mixedDialectsError, protocolHeader, setProtocolHeader } from "./dialect.js";
+import { knownErrorResponse } from "./known-error-response.js";
 import { isCompleteAnswer } from "./answer.js";
 
 /** Protocol request headers (without prefix) a browser may send cross-origin. */
@@ -58,32 +59,30 @@ function preflightDialect(requested: string | undefined): Dialect {
   return requested?.toLowerCase().includes(REQUEST_HEADER_PREFIX["2.8.108"]) ? "2.8.108" : DEFAULT_DIALECT;
 }
 
-/** CORS for `/api/*`: any origin may call the API (keys, not cookies, authenticate it); preflights answered here. */
-export function cors(): MiddlewareHandler<AppEnv> {
-  return async function cors(c, next) {
+/**
+ * Around every `/api/*` route, in one layer (each layer costs every request a closure and a promise): CORS — any
+ * origin may call the API (keys, not cookies, authenticate it), preflights are answered here —; a request mixing
+ * both versions' headers refused rather than read half one way, half the other; and
+ * `x-stack-override-error-status: true`, which turns a 4xx into 200 and reports the real status in
+ * `x-stack-actual-status`, for clients (browsers) that cannot read bodies of failed responses (`x-hexclave-…` in the
+ * 2.8.108 dialect, which is answered under both names).
+ */
+export function apiHeaders(): MiddlewareHandler<AppEnv> {
+  return async function apiHeaders(c, next) {
     if (c.req.method === "OPTIONS") {
       return new Response(null, { status: 200, headers: CORS_HEADERS[preflightDialect(c.req.header("access-control-request-headers"))] });
     }
-    await next();
-    // A declared route's JSON answer already has them (http/answer.ts).
-    if (isCompleteAnswer(c.res)) return;
-    for (const [name, value] of Object.entries(CORS_HEADERS[c.get("dialect")])) c.res.headers.set(name, value);
-  };
-}
-
-/**
- * `x-stack-override-error-status: true` turns a 4xx into 200 and reports the real status in
- * `x-stack-actual-status`, for clients (browsers) that cannot read bodies of failed responses
- * (`x-hexclave-…` in the 2.8.108 dialect, which is answered under both names).
- */
-export function overrideErrorStatus(): MiddlewareHandler<AppEnv> {
-  return async function overrideErrorStatus(c, next) {
-    await next();
+    // As the app's error handler answers a known error thrown by a route.
+    if (c.get("mixedDialects")) c.res = knownErrorResponse(mixedDialectsError(c), c.get("dialect"));
+    else await next();
     const status = c.res.status;
-    if (protocolHeader(c, "override-error-status") === "true" && status >= 400 && status < 500) {
+    if (status >= 400 && status < 500 && protocolHeader(c, "override-error-status") === "true") {
       const headers = new Headers(c.res.headers);
       setProtocolHeader(headers, c.get("dialect"), "actual-status", String(status));
       c.res = new Response(c.res.body, { status: 200, headers });
     }
+    // A declared route's JSON answer already has them (http/answer.ts).
+    if (isCompleteAnswer(c.res)) return;
+    for (const [name, value] of Object.entries(CORS_HEADERS[c.get("dialect")])) c.res.headers.set(name, value);
   };
 }
