@@ -6,7 +6,7 @@ import { createKeySet } from "../src/services/api-keys.js";
 import { recordFailedAttempt } from "../src/services/auth-throttle.js";
 import { createProject } from "../src/services/projects.js";
 import { api, type ApiResponse } from "./support/api.js";
-import { killServerProcesses, runServerProcess, waitUntilServing, type ServerProcess } from "./support/server-process.js";
+import { createDatabaseStatement, killServerProcesses, runServerProcess, waitUntilServing, type ServerProcess } from "./support/server-process.js";
 import { PRODUCTION } from "./support/test-server.js";
 
 // Issue 30 §3: across two server processes, 16 of 16 parallel wrong passwords were checked against the hash. Two
@@ -35,7 +35,7 @@ async function freshDatabase(): Promise<string> {
   databaseName = `latchkey_throttle_${crypto.randomUUID().replaceAll("-", "")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${databaseName}`);
+  await admin.query(createDatabaseStatement(databaseName));
   await admin.end();
   return Object.assign(new URL(adminUrl), { pathname: `/${databaseName}` }).toString();
 }

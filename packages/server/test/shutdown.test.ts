@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { PGlite } from "@electric-sql/pglite";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
-import { killServerProcesses, runServerProcess, waitUntilServing, type ServerProcess } from "./support/server-process.js";
+import { createDatabaseStatement, killServerProcesses, runServerProcess, waitUntilServing, type ServerProcess } from "./support/server-process.js";
 import { startSmtpCapture } from "./support/smtp-capture.js";
 
 // Issue 17: SIGTERM with 30 sign-ups in flight answered 8 and reset 22 connections: every accepted request is
@@ -48,7 +48,7 @@ async function adminQuery(text: string, values: unknown[] = [], database?: strin
 async function serverWithOwnDatabase(name: string, env: Record<string, string>): Promise<{ server: ServerProcess; query: (text: string, values: unknown[]) => Promise<any[]> }> {
   if (onPostgres) {
     const database = `latchkey_test_${crypto.randomUUID().replaceAll("-", "")}`;
-    await adminQuery(`CREATE DATABASE ${database}`);
+    await adminQuery(createDatabaseStatement(database));
     databases.push(database);
     const url = new URL(process.env.LATCHKEY_TEST_DATABASE_URL!);
     url.pathname = `/${database}`;

@@ -3,7 +3,7 @@ import pg from "pg";
 import { Svix, Webhook } from "svix";
 import { afterAll, describe, expect, it } from "vitest";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
-import { killServerProcesses, runServerProcess, waitUntilServing } from "./support/server-process.js";
+import { createDatabaseStatement, killServerProcesses, runServerProcess, waitUntilServing } from "./support/server-process.js";
 import { freePort } from "./support/ports.js";
 
 // Webhooks across processes (issue 18): a committed event is in the outbox, not in the memory of the process that
@@ -32,7 +32,7 @@ async function freshDatabase(): Promise<string> {
   const name = `latchkey_hooks_${crypto.randomUUID().replaceAll("-", "")}`;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
-  await client.query(`create database ${name}`);
+  await client.query(createDatabaseStatement(name));
   await client.end();
   databases.push(name);
   return Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
