@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// `npm run build --workspace @latchkey/server`: the server as one JavaScript file, dist/main.js, that `npm start`
+// `npm run build --workspace @latchkey/server`: the server as one JavaScript file, dist/main.js (with the chunks beside it
+// that it loads on first use, bundleServer), that `npm start`
 // runs with plain Node (issue 17, cold start). The tests and `npm run start --workspace @latchkey/server` keep
 // running the TypeScript sources through tsx; this file is only what Node loads faster.
+import { readdirSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, relative, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -37,7 +39,7 @@ export async function bundleSources({ entry, outfile, external, placeOf, options
       });
     },
   };
-  await build({
+  return await build({
     entryPoints: [entry],
     outfile,
     bundle: true,
@@ -55,8 +57,23 @@ export async function bundleSources({ entry, outfile, external, placeOf, options
   });
 }
 
+/**
+ * The repository's bundle: dist/main.js, and next to it a chunk for each module the server imports only when first
+ * used (`await import(…)`: @simplewebauthn/server with its ASN.1 and X.509 code, the CLI's commands…), which Node
+ * then neither reads nor compiles at start (issue 35), and the code both share. Chunks of earlier builds are removed.
+ */
 export async function bundleServer() {
-  await bundleSources({ entry: `${serverDir}src/main.ts`, outfile: SERVER_BUNDLE, external: EXTERNAL, placeOf: (path) => path, options: { sourcemap: "linked", sourcesContent: false } });
+  const dist = `${serverDir}dist/`;
+  const { metafile } = await bundleSources({
+    entry: `${serverDir}src/main.ts`,
+    outfile: SERVER_BUNDLE,
+    external: EXTERNAL,
+    placeOf: (path) => path,
+    // In dist/ itself, beside main.js: each source's import.meta.url is mapped relative to there (bundleSources).
+    options: { sourcemap: "linked", sourcesContent: false, splitting: true, outfile: undefined, outdir: dist, entryNames: "[name]", chunkNames: "chunk-[hash]", metafile: true },
+  });
+  const written = new Set(Object.keys(metafile.outputs).map((path) => path.split("/").pop()));
+  for (const name of readdirSync(dist)) if (/^chunk-[\w-]+\.js(\.map)?$/.test(name) && !written.has(name)) rmSync(`${dist}${name}`, { force: true });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await bundleServer();

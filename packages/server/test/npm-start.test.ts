@@ -109,6 +109,15 @@ describe.skipIf(onPostgres)("npm start", () => {
     const { access_token } = (await signIn.json()) as { access_token: string };
     const me = await fetch(`${first.url}/api/v1/users/me`, { headers: { ...client, "x-stack-access-token": access_token } });
     expect(((await me.json()) as { primary_email: string }).primary_email).toBe("first-start@example.com");
+    // A passkey ceremony loads @simplewebauthn/server on first use, from a chunk of the bundle beside main.js
+    // (packages/server/scripts/bundle.mjs).
+    const admin = { "x-stack-project-id": "internal", "x-stack-access-type": "admin", "x-stack-super-secret-admin-key": WELL_KNOWN_DEV_KEYS.superSecretAdminKey, "content-type": "application/json" };
+    const enable = await fetch(`${first.url}/api/v1/internal/projects/current`, { method: "PATCH", headers: admin, body: JSON.stringify({ config: { passkey_enabled: true } }) });
+    expect(enable.status).toBe(200);
+    const ceremony = await fetch(`${first.url}/api/v1/auth/passkey/initiate-passkey-authentication`, { method: "POST", headers: client, body: "{}" });
+    expect(ceremony.status).toBe(200);
+    const { options_json } = (await ceremony.json()) as { options_json: { challenge: string; rpId: string } };
+    expect(options_json.challenge).toMatch(/^[\w-]{20,}$/);
     expect((await fetch(`${first.url}/static/v1/latchkey.iife.js`)).status).toBe(200);
     expect(await (await fetch(`${first.url}/demo/react/`)).text()).toContain("<script");
     expect(await (await fetch(`${first.url}/dashboard/`)).text()).toContain('id="latchkey-dashboard-config"');

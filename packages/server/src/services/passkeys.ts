@@ -5,16 +5,7 @@ import {
   type PasskeyRegisterResponse,
   type PasskeySignInResponse,
 } from "@latchkey/protocol/schemas";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type WebAuthnCredential,
-  type RegistrationResponseJSON,
-} from "@simplewebauthn/server";
-import { isoBase64URL } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON, WebAuthnCredential, RegistrationResponseJSON } from "@simplewebauthn/server";
 import { hostedPagesOrigin } from "../config/hosted-pages.js";
 import { renderProjectConfig, type ConfigObject, type ProjectConfig } from "../config/project-config.js";
 import { isLocalhost, isUrlUnderTrustedDomain, trustedDomainBaseUrls } from "../config/trusted-domains.js";
@@ -24,6 +15,17 @@ import type { Env } from "../env.js";
 import { finishSignIn } from "./mfa-gate.js";
 import { consumePasskeyChallenge, storePasskeyChallenge } from "./passkey-challenges.js";
 import type { ProjectRow } from "./projects.js";
+
+type WebAuthnLibrary = typeof import("@simplewebauthn/server") & Pick<typeof import("@simplewebauthn/server/helpers"), "isoBase64URL">;
+let webAuthnLibrary: Promise<WebAuthnLibrary> | undefined;
+
+/**
+ * @simplewebauthn/server, loaded by the first passkey ceremony rather than at start: with the ASN.1 and X.509
+ * code it requires (@peculiar/*), its module evaluation was ~100 ms of every start's CPU (issue 35).
+ */
+function webAuthn(): Promise<WebAuthnLibrary> {
+  return (webAuthnLibrary ??= Promise.all([import("@simplewebauthn/server"), import("@simplewebauthn/server/helpers")]).then(([server, { isoBase64URL }]) => ({ ...server, isoBase64URL })));
+}
 
 /**
  * Passkeys (WebAuthn; SPEC.md §4 "Passkey", §5 "WebAuthn", issue 8), as the protocol's reference has them:
@@ -184,6 +186,7 @@ export async function initiatePasskeyRegistration(db: Db, env: Env, project: Pro
   checkInitiatingPage(sites, pageOrigin, registrationFailed);
   const userHandle = new TextEncoder().encode(user.id);
   if (userHandle.length < 1 || userHandle.length > MAX_USER_HANDLE_BYTES) throw new Error(`user handle of ${userHandle.length} bytes`);
+  const { generateRegistrationOptions } = await webAuthn();
   const options = await generateRegistrationOptions({
     rpName: project.display_name,
     rpID: PASSKEY_RP_ID_SENTINEL,
@@ -227,6 +230,7 @@ export async function registerPasskey(
   const rp = relyingPartyFor(sites, input.pageOrigin ?? origin);
   if (!rp) throw registrationFailed(ORIGIN_NOT_ALLOWED);
 
+  const { verifyRegistrationResponse } = await webAuthn();
   let registration;
   try {
     const verified = await verifyRegistrationResponse({
@@ -291,6 +295,7 @@ function registrationCredentialOf(credential: unknown): RegistrationResponseJSON
 export async function initiatePasskeyAuthentication(db: Db, env: Env, project: ProjectRow, pageOrigin: string | undefined): Promise<InitiatePasskeyResponse> {
   const sites = requirePasskeysEnabled(env, project);
   checkInitiatingPage(sites, pageOrigin, authenticationFailed);
+  const { generateAuthenticationOptions } = await webAuthn();
   const options = await generateAuthenticationOptions({
     rpID: PASSKEY_RP_ID_SENTINEL,
     userVerification: "preferred",
@@ -327,6 +332,7 @@ export async function signInWithPasskey(
   // The authenticator returns the user handle it stored at registration; it must name the passkey's owner. Not
   // with the hardcoded test challenge: suites replay credentials recorded against another server, whose user
   // ids are in them.
+  const { isoBase64URL, verifyAuthenticationResponse } = await webAuthn();
   const userHandle = response.response.userHandle;
   if (userHandle && challengeFor(env) === undefined && new TextDecoder().decode(isoBase64URL.toBuffer(userHandle)) !== passkey.user_id) {
     throw authenticationFailed("The passkey's user handle does not match its account");
