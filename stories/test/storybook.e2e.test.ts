@@ -18,8 +18,11 @@ import { extractStories, openFrame, renderStory, updateGlobals, type ExtractedSt
  * axe-core must find no WCAG 2.x A/AA violation in what it renders, and every part (`part="…"`) it shows must
  * be documented in the Custom Elements Manifest. Every element has a Docs page built from the manifest, with
  * one row per attribute, event, part and custom property and controls only on attributes (issue 16 §7), and
- * the story sets the issue asks for exist. One browser and one load of the preview frame for all stories
- * (two cores): stories are switched through Storybook's channel (support/story-frame.ts), as its UI does.
+ * the story sets the issue asks for exist. Stories are switched in a loaded preview frame through Storybook's
+ * channel (support/story-frame.ts), as its UI does, not loaded one by one; every story is checked in one of two
+ * browsers (each its own profile, so no storage is shared), each taking the next story when done with one: one
+ * browser alone left a core idle while a story's steps waited on the other process (bench/e2e-files.mjs: 83–108 s
+ * for this file, 53–56 s with two).
  */
 
 const REPO_ROOT = resolve(fileURLToPath(import.meta.url), "../../..");
@@ -51,8 +54,10 @@ interface StoryResult {
 
 describe("Storybook", () => {
   let server: StaticServer;
+  /** The browser of the tests below; `lanes` adds the second, which only the first test uses. */
   let context: BrowserContext;
-  let userDataDir: string;
+  let lanes: BrowserContext[] = [];
+  const userDataDirs: string[] = [];
   let built: BuiltStorybook;
   let stories: StoryEntry[];
   let elements: ManifestElement[];
@@ -64,23 +69,24 @@ describe("Storybook", () => {
     ({ stories } = built);
     server = await serveDirectory(built.dir);
     elements = await manifestElements(REPO_ROOT);
-    userDataDir = await mkdtemp(join(tmpdir(), "latchkey-stories-chromium-"));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const launch = async () => {
+      const userDataDir = await mkdtemp(join(tmpdir(), "latchkey-stories-chromium-"));
+      userDataDirs.push(userDataDir);
+      return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    };
+    lanes = await Promise.all([launch(), launch()]);
+    context = lanes[0]!;
   }, 300_000);
 
   afterAll(async () => {
-    await context?.close();
+    await Promise.all(lanes.map((lane) => lane.close()));
     await server?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await Promise.all(userDataDirs.map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
-  /** The one page with the preview frame loaded (at the first story), opened on first use. */
-  async function frame(): Promise<Page> {
-    const page = context.pages()[0] ?? (await context.newPage());
+  /** The browser's one page with the preview frame loaded (at the first story), opened on first use. */
+  async function frame(browser = context): Promise<Page> {
+    const page = browser.pages()[0] ?? (await browser.newPage());
     if (!page.url().includes("/iframe.html")) {
       await openFrame(page, server.url, stories[0]!.id);
       await page.addScriptTag({ content: axe.source });
@@ -108,21 +114,25 @@ describe("Storybook", () => {
     const onResponse = (response: Response) => {
       if (new URL(response.url()).pathname.startsWith("/oauth-icons/")) icons.push(`${response.status()} ${response.headers()["content-type"]}`);
     };
-    context.on("request", onRequest);
-    context.on("response", onResponse);
-    const page = await frame();
+    for (const lane of lanes) {
+      lane.on("request", onRequest);
+      lane.on("response", onResponse);
+    }
+    const pages = await Promise.all(lanes.map((lane) => frame(lane)));
     const results: StoryResult[] = [];
     try {
-      for (const story of stories) results.push(await checkStory(page, story, "light"));
+      results.push(...(await inLanes(pages, stories, (page, story) => checkStory(page, story, "light"))));
       // Dark colours once per element (its first story): contrast is a property of the palette, not the state.
       // (A few stories are dark whatever the toolbar says, e.g. "Dark…"; they were checked above.)
       const firstOfEach = stories.filter((story, i) => stories.findIndex((other) => other.title === story.title) === i);
-      await updateGlobals(page, { theme: "dark" });
-      for (const story of firstOfEach) results.push(await checkStory(page, story, "dark"));
-      await updateGlobals(page, { theme: "light" });
+      await Promise.all(pages.map((page) => updateGlobals(page, { theme: "dark" })));
+      results.push(...(await inLanes(pages, firstOfEach, (page, story) => checkStory(page, story, "dark"))));
+      await Promise.all(pages.map((page) => updateGlobals(page, { theme: "light" })));
     } finally {
-      context.off("request", onRequest);
-      context.off("response", onResponse);
+      for (const lane of lanes) {
+        lane.off("request", onRequest);
+        lane.off("response", onResponse);
+      }
     }
     expect([...elsewhere], "requests to another host than Storybook's").toEqual([]);
     expect(icons.length, "the sign-in stories with OAuth providers load their marks").toBeGreaterThan(0);
@@ -227,6 +237,21 @@ describe("Storybook", () => {
     }
   });
 });
+
+/** `work` on every item, each page taking the next item when done with one; the results in the items' order. */
+async function inLanes<T, R>(pages: Page[], items: readonly T[], work: (page: Page, item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = [];
+  let next = 0;
+  await Promise.all(
+    pages.map(async (page) => {
+      while (next < items.length) {
+        const index = next++;
+        results[index] = await work(page, items[index]!);
+      }
+    }),
+  );
+  return results;
+}
 
 async function checkStory(page: Page, story: StoryEntry, theme: "light" | "dark"): Promise<StoryResult> {
   const { error, millis } = await renderStory(page, story.id);
