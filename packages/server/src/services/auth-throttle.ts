@@ -2,6 +2,7 @@ import { HTTPException } from "hono/http-exception";
 import { sql, type RawBuilder, type SelectQueryBuilder } from "kysely";
 import type { Db } from "../db/connect.js";
 import { preparedStatement } from "../db/prepared-statements.js";
+import { CompiledOnce } from "../db/compiled-once.js";
 import type { Database } from "../db/schema.js";
 
 /**
@@ -135,10 +136,20 @@ export interface Admission {
 
 /** The statement that settles an admission, for a caller to run inside its own (`Admission.succeededWithin`). */
 export interface SettleWithin {
-  /** An `update` of the counters in parentheses, to be run as a CTE. */
-  statement: RawBuilder<unknown>;
+  /**
+   * An `update` of the counters in parentheses, to be run as a CTE: `settleStatement(shape, i => values[i])`, built
+   * once per shape by a statement compiled once (db/compiled-once.ts), which fills in the values at each run.
+   */
+  shape: string;
+  values: readonly unknown[];
   /** To be called once the statement holding it has run. */
   ran(): void;
+}
+
+/** The statement of a `SettleWithin` of `shape`, its values taken from `value` (stand-ins, when compiled once). */
+export function settleStatement(shape: string, value: (i: number) => unknown): RawBuilder<unknown> {
+  const keys = Array.from({ length: Number(shape) }, (_, i) => value(i + 1) as string);
+  return releaseSlotsStatement(keys, value(0) as string | null, "cte");
 }
 
 /**
@@ -162,13 +173,24 @@ export async function admitAttemptReading<Row extends { id: unknown }>(db: Db, s
   return admit(db, subject, read);
 }
 
-/** A select of at most one row, with an `id` that is never null. */
-type OneRowRead<Row> = SelectQueryBuilder<Database, keyof Database, Row>;
+/**
+ * A select of at most one row, with an `id` that is never null, as a statement compiled once takes it
+ * (db/compiled-once.ts): `build` makes it from `values` (or their stand-ins); `shape` names what else its text
+ * depends on.
+ */
+export interface OneRowRead<Row> {
+  shape: string;
+  values: Record<string, unknown>;
+  build(values: Record<string, unknown>): SelectQueryBuilder<Database, keyof Database, Row>;
+}
+
+/** The first try for the slots with a read beside it, compiled once per shape (admit). */
+const takeSlotsReading = new CompiledOnce<Record<string, unknown>, { admission_slots: string[] | null }>();
 
 async function admit<Row extends { id: unknown }>(db: Db, subject: ThrottleSubject, read?: OneRowRead<Row>): Promise<{ admission: Admission; row: Row | undefined }> {
   const counters = countersOf(subject);
   if (counters.length === 0) {
-    const row = read ? await read.executeTakeFirst() : undefined;
+    const row = read ? await read.build(read.values).executeTakeFirst() : undefined;
     return { admission: { failed: nothing, succeeded: nothing, released: nothing, succeededWithin: (run) => run(undefined) }, row };
   }
   let row: Row | undefined;
@@ -176,14 +198,19 @@ async function admit<Row extends { id: unknown }>(db: Db, subject: ThrottleSubje
     if (!read) return takeSlots(db, counters, false);
     // The read runs on the statement's snapshot, beside the slots' insert (a data-modifying CTE); the aggregate
     // gives one row whether or not it finds one.
-    const result = (await db
-      .with("taken", (() => takeSlotsStatement(counters, false, "cte")) as never)
-      .selectFrom(sql<{ admission_slots: string[] | null }>`(select array_agg(key) as admission_slots from taken)`.as("slots"))
-      .leftJoinLateral(read.as("r"), (join) => join.onTrue())
-      .selectAll("r")
-      .select("slots.admission_slots")
-      .modifyEnd(preparedStatement)
-      .executeTakeFirstOrThrow()) as Row & { admission_slots: string[] | null };
+    // Its text depends on which counters apply (their rules' thresholds are in it) and on the read's own shape.
+    const shape = `${subject.kind} ${counters.map((c) => (c.rule === LIMITS[subject.kind].account ? "account" : "ip")).join(",")} ${read.shape}`;
+    const values: Record<string, unknown> = { ...read.values };
+    counters.forEach((c, i) => (values[`counter${i}`] = c.key));
+    const build = (slots: Record<string, unknown>) =>
+      db
+        .with("taken", (() => takeSlotsStatement(counters.map((c, i) => ({ ...c, key: slots[`counter${i}`] as string })), false, "cte")) as never)
+        .selectFrom(sql<{ admission_slots: string[] | null }>`(select array_agg(key) as admission_slots from taken)`.as("slots"))
+        .leftJoinLateral(read.build(slots).as("r"), (join) => join.onTrue())
+        .selectAll("r")
+        .select("slots.admission_slots")
+        .modifyEnd(preparedStatement);
+    const result = (await takeSlotsReading.run(db, shape, values, build)).rows[0] as Row & { admission_slots: string[] | null };
     const { admission_slots, ...columns } = result;
     if (columns.id !== null) row = columns as unknown as Row;
     return settleTaken(db, counters, admission_slots ?? []);
@@ -214,7 +241,7 @@ async function admit<Row extends { id: unknown }>(db: Db, subject: ThrottleSubje
       settled = true;
       let ran = false;
       try {
-        return await run({ statement: releaseSlotsStatement(keys, own?.key, "cte"), ran: () => void (ran = true) });
+        return await run({ shape: String(keys.length), values: [own?.key ?? null, ...keys], ran: () => void (ran = true) });
       } catch (error) {
         if (!ran) {
           settled = false;
@@ -347,7 +374,7 @@ async function releaseSlots(db: Db, keys: string[], clear?: string): Promise<voi
 }
 
 /** The update that gives the slots back, alone or (`cte`) in parentheses, as the body of a CTE. */
-function releaseSlotsStatement(keys: string[], clear?: string, as: "statement" | "cte" = "statement") {
+function releaseSlotsStatement(keys: string[], clear?: string | null, as: "statement" | "cte" = "statement") {
   const rest = sql`set
       in_flight = greatest(0, in_flight - 1),
       failures = case when key = ${clear ?? null} then 0 else failures end,

@@ -129,7 +129,8 @@ export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, 
   // takes its slot in the statement that looks the account up, and gives it back in the one that makes the session,
   // so the limits cost a sign-in no round trip of its own: two statements in all.
   const attempt = { kind: "password" as const, projectId: project.id, account: email, ...source };
-  const { admission, row: user } = await admitAttemptReading(db, attempt, userByAuthEmailQuery(db, project.id, email));
+  const read = { shape: "user by auth email", values: { projectId: project.id, email }, build: (v: Record<string, unknown>) => userByAuthEmailQuery(db, v.projectId as string, v.email as string) };
+  const { admission, row: user } = await admitAttemptReading(db, attempt, read);
   let matches: boolean;
   try {
     const stored = user?.password_hash ?? null;

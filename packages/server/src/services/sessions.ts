@@ -1,8 +1,9 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { sql } from "kysely";
+import { sql, type InferResult } from "kysely";
 import { sessionCacheKey, type Caches } from "../cache/caches.js";
 import type { Db } from "../db/connect.js";
 import { preparedStatement } from "../db/prepared-statements.js";
+import { CompiledOnce } from "../db/compiled-once.js";
 import type { ProjectRow, SessionRow } from "../db/rows.js";
 import type { Env } from "../env.js";
 import type { UserRecord } from "./user-read.js";
@@ -12,7 +13,7 @@ import { requestScopeOf } from "../db/request-scope.js";
 import { hashSecret, randomSecret } from "../crypto/secrets.js";
 import { currentRequestDevice, type SessionDevice } from "./session-device.js";
 import { noteAccessToken } from "./token-activity.js";
-import type { SettleWithin } from "./auth-throttle.js";
+import { settleStatement, type SettleWithin } from "./auth-throttle.js";
 
 export type { SessionRow };
 
@@ -33,32 +34,73 @@ export interface NewSession {
   alongside?: SettleWithin;
 }
 
-/**
- * Starts a session (a random refresh token, stored only as its hash), records the user's activity and reads
- * what the first access token tells of the user, in one statement: a sign-in pays one round trip for all
- * three instead of three (four with the caller's `alongside`).
- */
+/** Starts a session (`sessionStatement`, below) and says what its first access token tells of the user. */
 async function createSession(db: Db, session: NewSession) {
   const refreshToken = randomSecret(256);
   const device = session.device ?? currentRequestDevice(db);
   // Signing in is activity (as the reference records it with every access token it makes); an admin acting as
   // the user is not the user's.
   const isImpersonation = session.isImpersonation ?? false;
+  const { alongside } = session;
+  const values: SessionStatementValues = {
+    projectId: session.project.id,
+    userId: session.userId,
+    refreshTokenHash: hashSecret(refreshToken),
+    isImpersonation,
+    userActivity: !isImpersonation,
+    expiresAt: new Date(Date.now() + (session.expiresInMillis ?? DEFAULT_SESSION_LIFETIME_MS)),
+    ip: device.ip ?? null,
+    userAgent: device.userAgent ?? null,
+    countryCode: device.countryCode ?? null,
+  };
+  // The caller's statement's values, each its own parameter.
+  alongside?.values.forEach((value, i) => (values[`alongside${i}`] = value));
+  const { rows } = await sessionStatement.run(db, alongside ? `alongside ${alongside.shape}` : "alone", values, (slots) => sessionStatementOf(db, slots, alongside?.shape));
+  alongside?.ran();
+  const row = rows[0];
+  // The join finds no user only if it was deleted meanwhile: an unknown failure, as before the statement was compiled once.
+  if (!row) throw new Error("The new session's user was deleted meanwhile.");
+  const { display_name, selected_team_id, is_anonymous, user_created_at, restricted_by_admin, totp_secret, primary_email, primary_email_verified, ...sessionRow } = row;
+  const user = { id: row.user_id, display_name, selected_team_id, is_anonymous, created_at: user_created_at, restricted_by_admin, totp_secret };
+  const primaryEmail = primary_email === null ? null : { value: primary_email, is_verified: primary_email_verified ?? false };
+  return { session: sessionRow as SessionRow, refreshToken, user, primaryEmail };
+}
+
+interface SessionStatementValues extends Record<string, unknown> {
+  projectId: string;
+  userId: string;
+  refreshTokenHash: Uint8Array;
+  isImpersonation: boolean;
+  userActivity: boolean;
+  expiresAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+  countryCode: string | null;
+}
+
+/**
+ * Starts a session (a random refresh token, stored only as its hash), records the user's activity and reads
+ * what the first access token tells of the user, in one statement: a sign-in pays one round trip for all
+ * three instead of three (four with the caller's `alongside`). Built once per shape (db/compiled-once.ts).
+ */
+const sessionStatement = new CompiledOnce<SessionStatementValues, SessionStatementRow>();
+
+function sessionStatementOf(db: Db, v: SessionStatementValues, alongsideShape: string | undefined) {
   const query = db
     .with("session", (qb) =>
       qb
         .insertInto("sessions")
         .values({
-          project_id: session.project.id,
-          user_id: session.userId,
-          refresh_token_hash: hashSecret(refreshToken),
-          is_impersonation: isImpersonation,
-          expires_at: new Date(Date.now() + (session.expiresInMillis ?? DEFAULT_SESSION_LIFETIME_MS)),
+          project_id: v.projectId,
+          user_id: v.userId,
+          refresh_token_hash: v.refreshTokenHash,
+          is_impersonation: v.isImpersonation,
+          expires_at: v.expiresAt,
           // Making the session is its first use.
-          last_used_ip: device.ip ?? null,
-          created_user_agent: device.userAgent ?? null,
-          last_used_user_agent: device.userAgent ?? null,
-          last_used_country_code: device.countryCode ?? null,
+          last_used_ip: v.ip,
+          created_user_agent: v.userAgent,
+          last_used_user_agent: v.userAgent,
+          last_used_country_code: v.countryCode,
         })
         .returningAll(),
     )
@@ -66,37 +108,35 @@ async function createSession(db: Db, session: NewSession) {
       qb
         .updateTable("users")
         .set({ last_active_at: sql<Date>`now()` })
-        .where("id", "=", session.userId)
+        .where("id", "=", v.userId)
         .where("last_active_at", "<", sql<Date>`now() - ${`${ACTIVITY_WRITE_INTERVAL_MS} milliseconds`}::interval`)
-        .where(sql<boolean>`${!isImpersonation}::boolean`),
+        .where(sql<boolean>`${v.userActivity}::boolean`),
     );
-  const alongside = session.alongside;
-  const row = await (alongside ? (query.with("alongside", (() => alongside.statement) as never) as unknown as typeof query) : query)
-    // Runs on the statement's snapshot: the user as it was before the activity update, which the token does not show.
-    .selectFrom("session")
-    .innerJoin("users", "users.id", "session.user_id")
-    .leftJoin("contact_channels", (join) =>
-      join.onRef("contact_channels.user_id", "=", "users.id").on("contact_channels.is_primary", "=", true).on("contact_channels.type", "=", "email"),
-    )
-    .selectAll("session")
-    .select([
-      "users.display_name",
-      "users.selected_team_id",
-      "users.is_anonymous",
-      "users.created_at as user_created_at",
-      "users.restricted_by_admin",
-      "users.totp_secret",
-      "contact_channels.value as primary_email",
-      "contact_channels.is_verified as primary_email_verified",
-    ])
-    .modifyEnd(preparedStatement)
-    .executeTakeFirstOrThrow();
-  alongside?.ran();
-  const { display_name, selected_team_id, is_anonymous, user_created_at, restricted_by_admin, totp_secret, primary_email, primary_email_verified, ...sessionRow } = row;
-  const user = { id: row.user_id, display_name, selected_team_id, is_anonymous, created_at: user_created_at, restricted_by_admin, totp_secret };
-  const primaryEmail = primary_email === null ? null : { value: primary_email, is_verified: primary_email_verified ?? false };
-  return { session: sessionRow as SessionRow, refreshToken, user, primaryEmail };
+  const withAlongside = alongsideShape === undefined ? query : (query.with("alongside", (() => settleStatement(alongsideShape, (i) => v[`alongside${i}`])) as never) as unknown as typeof query);
+  return (
+    withAlongside
+      // Runs on the statement's snapshot: the user as it was before the activity update, which the token does not show.
+      .selectFrom("session")
+      .innerJoin("users", "users.id", "session.user_id")
+      .leftJoin("contact_channels", (join) =>
+        join.onRef("contact_channels.user_id", "=", "users.id").on("contact_channels.is_primary", "=", true).on("contact_channels.type", "=", "email"),
+      )
+      .selectAll("session")
+      .select([
+        "users.display_name",
+        "users.selected_team_id",
+        "users.is_anonymous",
+        "users.created_at as user_created_at",
+        "users.restricted_by_admin",
+        "users.totp_secret",
+        "contact_channels.value as primary_email",
+        "contact_channels.is_verified as primary_email_verified",
+      ])
+      .modifyEnd(preparedStatement)
+  );
 }
+
+type SessionStatementRow = InferResult<ReturnType<typeof sessionStatementOf>>[number];
 
 /** Moves the user's last activity to `now`, unless it was recorded within the last minute (reads stay reads). */
 async function markUserActive(db: Db, userId: string, now: Date): Promise<void> {
