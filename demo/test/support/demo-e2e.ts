@@ -79,9 +79,13 @@ export function errorsOf(page: Page): string[] {
   return (pageErrors.get(page) ?? []).map((error) => error.message);
 }
 
-/** The next mail to `address`, as a person reads it: subject, text, links, one-time code. */
+/**
+ * The next mail to `address`, as a person reads it: subject, text, links, one-time code. A project's first mail
+ * starts its render sandbox cold, which took more than 15 s on a 2-core machine at load 40; waiting longer costs
+ * nothing when the mail is quick.
+ */
 export async function mailTo(address: string): Promise<CapturedMailForBrowser> {
-  return mailForBrowser(await smtp.nextMessage(address, 15_000));
+  return mailForBrowser(await smtp.nextMessage(address, 45_000));
 }
 
 /** The mail's link to a demo page (`/demo/handler/…`), as the person would click it. */
