@@ -7,20 +7,26 @@
 //
 // Default project: "server (PGlite)" (add --project "server (PostgreSQL)" with LATCHKEY_TEST_DATABASE_URL set).
 // Default files: 24 server files of every kind (short and long, with and without mail, OAuth, payments).
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+//
+// `--ref REV` compares the given test files with their versions at git revision REV instead (both run as vite.config.ts
+// runs them, against today's sources and support code): REV's copy of each file is written beside it as
+// zz-ref-<name>.test.ts for the run and removed after. Per run and file: vitest's duration of the file; then medians.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
 let runs = 2;
+let ref;
 const projects = [];
 const files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--runs") runs = Number(args[++i]);
   else if (args[i] === "--project") projects.push(args[++i]);
+  else if (args[i] === "--ref") ref = args[++i];
   else files.push(args[i]);
 }
 if (projects.length === 0) projects.push("server (PGlite)");
@@ -30,18 +36,28 @@ if (files.length === 0) {
 }
 
 const scratch = mkdtempSync(join(tmpdir(), "latchkey-node-suite-"));
-const modes = { shared: { LATCHKEY_TEST_SHARE_SERVER: "1" }, isolated: {} };
-const results = { shared: [], isolated: [] };
+const refCopies = ref ? files.map((file) => join(dirname(file), `zz-ref-${basename(file)}`)) : [];
+const removeRefCopies = () => refCopies.forEach((copy) => rmSync(join(root, copy), { force: true }));
+if (ref) {
+  process.on("exit", removeRefCopies);
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+  files.forEach((file, i) => writeFileSync(join(root, refCopies[i]), execFileSync("git", ["show", `${ref}:${file}`], { cwd: root })));
+}
+const modeNames = ref ? ["today", ref] : ["shared", "isolated"];
+const modes = ref ? { today: { env: {}, files }, [ref]: { env: {}, files: refCopies } } : { shared: { env: { LATCHKEY_TEST_SHARE_SERVER: "1" }, files }, isolated: { env: {}, files } };
+const results = Object.fromEntries(modeNames.map((mode) => [mode, []]));
+/** Per mode, file (today's name) → its durations, one per run. */
+const perFile = Object.fromEntries(modeNames.map((mode) => [mode, new Map(files.map((file) => [file, []]))]));
 for (let run = 0; run < runs; run++) {
   // Alternate which mode goes first, so that a trend in the machine's load lands on both.
-  const order = run % 2 ? ["isolated", "shared"] : ["shared", "isolated"];
+  const order = run % 2 ? [...modeNames].reverse() : modeNames;
   for (const mode of order) {
     const timeFile = join(scratch, "time");
     const jsonFile = join(scratch, "report.json");
     const load = loadavg()[0];
     const startedAt = performance.now();
-    const vitestArgs = ["vitest", "run", ...projects.flatMap((project) => ["--project", project]), "--reporter=json", `--outputFile=${jsonFile}`, ...files];
-    const result = spawnSync("/usr/bin/time", ["-f", "%U %S", "-o", timeFile, "npx", ...vitestArgs], { cwd: root, encoding: "utf8", env: { ...process.env, ...modes[mode] } });
+    const vitestArgs = ["vitest", "run", ...projects.flatMap((project) => ["--project", project]), "--reporter=json", `--outputFile=${jsonFile}`, ...modes[mode].files];
+    const result = spawnSync("/usr/bin/time", ["-f", "%U %S", "-o", timeFile, "npx", ...vitestArgs], { cwd: root, encoding: "utf8", env: { ...process.env, ...modes[mode].env } });
     const wall = (performance.now() - startedAt) / 1000;
     const [user, system] = readFileSync(timeFile, "utf8").trim().split("\n").pop().split(" ").map(Number);
     let tests = 0;
@@ -50,6 +66,12 @@ for (let run = 0; run < runs; run++) {
       const report = JSON.parse(readFileSync(jsonFile, "utf8"));
       passed = report.success;
       tests = report.testResults.reduce((total, file) => total + (file.endTime - file.startTime) / 1000, 0);
+      const sums = new Map();
+      for (const file of report.testResults) {
+        const name = file.name.slice(root.length).replace(/^\//, "").replace("zz-ref-", "");
+        sums.set(name, (sums.get(name) ?? 0) + (file.endTime - file.startTime) / 1000);
+      }
+      for (const [name, seconds] of sums) perFile[mode].get(name)?.push(seconds);
     } catch {
       // No report: the run failed before writing one.
     }
@@ -67,9 +89,15 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 console.log(`\n${files.length} files × ${projects.join(" + ")}, medians of ${runs}:`);
-for (const mode of ["isolated", "shared"]) {
+for (const mode of [...modeNames].reverse()) {
   const r = results[mode];
   console.log(`  ${mode.padEnd(8)} wall ${median(r.map((x) => x.wall)).toFixed(1)} s  cpu ${median(r.map((x) => x.cpu)).toFixed(1)} s  load ${median(r.map((x) => x.load)).toFixed(2)}`);
 }
-const saved = median(results.isolated.map((x) => x.cpu)) - median(results.shared.map((x) => x.cpu));
+const [after, before] = modeNames;
+const saved = median(results[before].map((x) => x.cpu)) - median(results[after].map((x) => x.cpu));
 console.log(`  CPU saved: ${saved.toFixed(1)} s, ${(saved / (files.length * projects.length)).toFixed(2)} s per file`);
+console.log(`  per file (vitest's duration, summed over the projects; median ${before} → ${after}):`);
+for (const file of files) {
+  const figure = (mode) => (perFile[mode].get(file).length ? `${median(perFile[mode].get(file)).toFixed(1)} s` : "-");
+  console.log(`    ${file}: ${figure(before)} → ${figure(after)}`);
+}
