@@ -28,8 +28,11 @@ export default defineConfig({
     // LATCHKEY_TEST_SHARE_SERVER=1 (an experiment, off by default) runs the server suites in child processes that
     // each load the server's import graph once and run file after file in it (forks, isolate: false) instead of a
     // fresh worker thread per file: ~40 % less CPU on short files, but on a machine at load 25–120 runs with several
-    // workers died with tinypool's "Terminating worker thread". bench/node-suite.mjs measures both ways. Vitest reads
-    // a pool's isolation from the root config, so it is set here, for the forks pool only.
+    // workers died with tinypool's "Terminating worker thread". Those were the kernel's OOM killer ending forks of
+    // ~2.1 GB resident each when the machine's 24 GB ran out under several suites at once (dmesg, beside Chromium
+    // renderers); a fork grows as it runs file after file (500 → 720 MB over 24 short files), and vitest 3's forks
+    // pool recycles none by memory. bench/node-suite.mjs measures both ways. Vitest reads a pool's isolation from the
+    // root config, so it is set here, for the forks pool only.
     poolOptions: { forks: { isolate: !shareServerFiles } },
     // One migrated database for the run (PGlite, and PostgreSQL when given), which every test server starts from.
     globalSetup: ["packages/server/test/support/test-databases.global.ts"],
