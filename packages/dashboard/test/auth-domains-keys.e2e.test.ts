@@ -40,12 +40,6 @@ async function storedOverride(projectId: string): Promise<string> {
   return typeof row.config_override === "string" ? row.config_override : JSON.stringify(row.config_override);
 }
 
-/** Switches the page's colour scheme; resolves once the JSON editor (if any) has followed it. */
-async function emulateScheme(page: Page, colorScheme: "light" | "dark") {
-  await page.emulateMedia({ colorScheme });
-  await page.waitForFunction((scheme) => [...document.querySelectorAll<HTMLElement>(".config-editor")].every((editor) => editor.dataset.scheme === scheme), colorScheme);
-}
-
 /** Replaces the CodeMirror editor's text as a person would: select all, type. */
 async function replaceEditorText(page: Page, text: string) {
   const editor = page.getByRole("textbox", { name: "Override (JSON)" });
@@ -126,7 +120,7 @@ describe("the Authentication page", () => {
     await githubAgain.getByTestId("github-status").getByText("Off").waitFor();
     expect((await projectConfig(adminGet)).oauth_providers).toEqual([expect.objectContaining({ id: "google", type: "shared" })]);
 
-    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
+    await expectAccessibleAndNarrow(page);
   });
 });
 
@@ -169,7 +163,7 @@ describe("the Domains page", () => {
     await edit.getByRole("button", { name: "Save handler path" }).click();
     await edit.getByRole("alert").getByText(/^Could not save the handler path: .*must be at most 300 characters/).waitFor();
     expect((await projectConfig(adminGet)).domains).toEqual([{ domain: "https://app.example.com", handler_path: "/auth" }]);
-    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
+    await expectAccessibleAndNarrow(page);
     // Cancelling keeps the old path; saving a good one stores it.
     await edit.getByRole("button", { name: "Cancel" }).click();
     await list.getByText("Handler path: /auth").waitFor();
@@ -182,7 +176,7 @@ describe("the Domains page", () => {
 
     await page.reload();
     await page.getByRole("list", { name: "Trusted domains" }).getByText("Handler path: /auth/v2").waitFor();
-    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
+    await expectAccessibleAndNarrow(page);
 
     // Removing asks first; cancelling keeps the domain.
     await page.getByRole("button", { name: "Remove https://app.example.com" }).click();
@@ -224,7 +218,7 @@ describe("the Keys page", () => {
     expect(secretServerKey.length).toBeGreaterThan(20);
     await once.getByRole("button", { name: "Copy the secret server key" }).waitFor();
     expect(await once.getByTestId("new-superSecretAdminKey").count()).toBe(0);
-    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
+    await expectAccessibleAndNarrow(page);
 
     // The shown secret server key is a working key of this project.
     const serverGet = api(projectId, "server", secretServerKey);
@@ -288,7 +282,7 @@ describe("the Keys page", () => {
     const config = await projectConfig(adminGet);
     expect(config.passkey_enabled).toBe(true);
     expect(config.sign_up_enabled).toBe(false);
-    await expectAccessibleAndNarrow(page, (scheme) => emulateScheme(page, scheme));
+    await expectAccessibleAndNarrow(page);
 
     // The current configuration shows the change after a reload, and the Authentication page agrees.
     await page.reload();

@@ -207,12 +207,22 @@ export const horizontalOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /**
+ * Switches the page's emulated colour scheme; resolves once its JSON editors (if any) have followed it: the page's
+ * CSS switches at once, a CodeMirror editor on the media query's change event (`data-scheme`, json-editor.tsx), and
+ * axe run in between finds its light text on the dark page.
+ */
+export async function emulateScheme(page: Page, colorScheme: "light" | "dark"): Promise<void> {
+  await page.emulateMedia({ colorScheme });
+  await page.waitForFunction((scheme) => [...document.querySelectorAll<HTMLElement>(".config-editor")].every((editor) => editor.dataset.scheme === scheme), colorScheme);
+}
+
+/**
  * axe in light and dark mode on the page as it is now, and no horizontal overflow at 360 px. `setScheme`
- * switches the colour scheme (by default the emulated media) and resolves once the page has followed it.
+ * switches the colour scheme (by default `emulateScheme`) and resolves once the page has followed it.
  */
 export async function expectAccessibleAndNarrow(
   page: Page,
-  setScheme: (scheme: "light" | "dark") => Promise<void> = (colorScheme) => page.emulateMedia({ colorScheme }),
+  setScheme: (scheme: "light" | "dark") => Promise<void> = (colorScheme) => emulateScheme(page, colorScheme),
 ): Promise<void> {
   await expectNoAxeViolations(page);
   await setScheme("dark");
