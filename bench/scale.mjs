@@ -25,8 +25,8 @@
 // BENCH_DATABASE_URL: an admin URL of a local PostgreSQL (default postgres://postgres:postgres@127.0.0.1:5432/postgres).
 // Databases latchkey_scale_empty and latchkey_scale are created and dropped at the end (kept with --keep;
 // --reuse starts from a kept latchkey_scale, applying any new migration to it, and skips the seeding).
+// The seeding is in scale-seed.mjs, the statements' capture and plans in scale-plans.mjs.
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -47,7 +47,9 @@ const { adminDatabaseUrl, childProcesses, databaseUrlOf, dropDatabases, freePort
 installBenchDependencies();
 const { LATCHKEY_CLIENT_HEADERS, PASSWORD, USER_COUNT, SCENARIOS, createUsers, fetchOk, forEachLimited, latchkey } = await import("./scenarios.mjs");
 const { runLoad } = await import("./load.mjs");
-const { default: pg } = await import("pg");
+const { withClient } = await import("./scale-db.mjs");
+const { seed } = await import("./scale-seed.mjs");
+const { captureStatements, explainAll, explainDeletes } = await import("./scale-plans.mjs");
 
 const { text, number } = optionReader(process.argv.slice(2), "scale");
 const options = {
@@ -65,11 +67,6 @@ const DATABASES = { empty: "latchkey_scale_empty", seeded: "latchkey_scale" };
 const urlOf = (name) => databaseUrlOf(adminUrl, name);
 /** A table this big read whole is a sequential scan to report. */
 const LARGE_TABLE_ROWS = 10_000;
-const OTHER_PROJECTS = 50;
-const USERS_PER_OTHER_PROJECT = 2_000;
-const TEAMS = 100_000;
-const MEMBERS_PER_TEAM = 3;
-const BIG_TEAM_MEMBERS = 10_000;
 const PAGE = 50;
 
 const src = new URL("../packages/server/src/", import.meta.url);
@@ -116,7 +113,7 @@ async function main() {
   else {
     setups.seeded = await setUpProject(urlOf(DATABASES.seeded), origins.seeded);
     const seeding = performance.now();
-    await seed(urlOf(DATABASES.seeded), setups.seeded);
+    await seed(urlOf(DATABASES.seeded), setups.seeded, { users: options.users, hashPassword });
     console.log(`scale: seeded in ${seconds(seeding)} s`);
   }
   await Promise.all(["empty", "seeded"].map((side) => setups[side].findCursors()));
@@ -136,7 +133,7 @@ async function main() {
 
   // The SQL of every request path, with its plan on the seeded data.
   await children.stopAll();
-  const captured = await captureStatements(urlOf(DATABASES.seeded), setups.seeded, scenarios);
+  const captured = await captureStatements(urlOf(DATABASES.seeded), setups.seeded, scenarios, withProject);
   const plans = await explainAll(urlOf(DATABASES.seeded), captured);
   const deletes = await explainDeletes(urlOf(DATABASES.seeded), setups.seeded);
 
@@ -225,121 +222,6 @@ function withProject(setup, origin) {
     },
   };
   return self;
-}
-
-// ---------------------------------------------------------------------------------------------------------
-// Seeding, by PostgreSQL itself.
-
-async function seed(databaseUrl, setup) {
-  const hashing = performance.now();
-  // A handful of real argon2id hashes (of other passwords), reused: seeded users are never signed in.
-  const hashes = await Promise.all(Array.from({ length: 4 }, (_, i) => hashPassword(`seeded-password-${i}`)));
-  console.log(`scale: ${hashes.length} argon2id hashes in ${seconds(hashing)} s; seeding ${options.users.toLocaleString("en")} users…`);
-  const N = options.users;
-  const steps = [
-    // 50 other projects, 2,000 users each (an email and a session each).
-    [
-      "other projects",
-      `insert into projects (id, display_name, description) select 'scale-other-' || p, 'Other project ' || p, null from generate_series(1, ${OTHER_PROJECTS}) p`,
-    ],
-    [
-      "users",
-      // Ids derived from the row number (md5 → uuid) so the other tables can name them without a join. Sign-up
-      // times spread over two years, all before the bench users'; a third have a password.
-      `insert into users (id, project_id, display_name, password_hash, created_at, last_active_at)
-       select md5('u' || i)::uuid, $1,
-              (array['Ada','Grace','Alan','Edsger','Barbara','Donald','Margaret','Ken','Frances','John'])[1 + i % 10] || ' ' ||
-              (array['Lovelace','Hopper','Turing','Dijkstra','Liskov','Knuth','Hamilton','Thompson','Allen','Backus'])[1 + (i / 10) % 10] || ' ' || i,
-              case when i % 3 = 0 then ($2::text[])[1 + i % 4] end,
-              now() - interval '730 days' + (i * interval '730 days' / ${N + 1}) - interval '1 hour',
-              now() - (i % 1000) * interval '1 hour'
-       from generate_series(1, ${N}) i
-       order by 1`,
-      [setup.projectId, hashes],
-    ],
-    [
-      "other projects' users",
-      `insert into users (id, project_id, display_name, created_at)
-       select md5('o' || i)::uuid, 'scale-other-' || (1 + i % ${OTHER_PROJECTS}), 'Other User ' || i, now() - interval '1 day' - i * interval '1 second'
-       from generate_series(1, ${OTHER_PROJECTS * USERS_PER_OTHER_PROJECT}) i
-       order by 1`,
-    ],
-    [
-      "contact channels",
-      `insert into contact_channels (project_id, user_id, type, value, is_verified, is_primary, used_for_auth)
-       select $1, md5('u' || i)::uuid, 'email', 'person.' || i || '@' || (array['example.com','example.org','mail.example.net'])[1 + i % 3], i % 2 = 0, true, true
-       from generate_series(1, ${N}) i
-       union all
-       select 'scale-other-' || (1 + i % ${OTHER_PROJECTS}), md5('o' || i)::uuid, 'email', 'other.' || i || '@example.com', true, true, true
-       from generate_series(1, ${OTHER_PROJECTS * USERS_PER_OTHER_PROJECT}) i`,
-      [setup.projectId],
-    ],
-    [
-      "sessions",
-      `insert into sessions (project_id, user_id, refresh_token_hash, created_at, last_used_at)
-       select $1, md5('u' || i)::uuid, sha256(convert_to('scale-refresh-' || i, 'UTF8')), now() - (i % 100) * interval '1 day', now() - (i % 1000) * interval '1 minute'
-       from generate_series(1, ${N}, 2) i
-       union all
-       select 'scale-other-' || (1 + i % ${OTHER_PROJECTS}), md5('o' || i)::uuid, sha256(convert_to('scale-other-refresh-' || i, 'UTF8')), now(), now()
-       from generate_series(1, ${OTHER_PROJECTS * USERS_PER_OTHER_PROJECT}) i`,
-      [setup.projectId],
-    ],
-    [
-      "teams",
-      `insert into teams (id, project_id, display_name, created_at)
-       select md5('t' || t)::uuid, $1, 'Team ' || t, now() - interval '365 days' + t * interval '1 minute' from generate_series(1, ${TEAMS}) t`,
-      [setup.projectId],
-    ],
-    [
-      "team members",
-      // Users 1 … 300,000 in teams of three; the next 9,936 users join the big team.
-      `insert into team_members (project_id, team_id, user_id, created_at)
-       select $1, md5('t' || (1 + (i - 1) % ${TEAMS}))::uuid, md5('u' || i)::uuid, now() - interval '300 days' + i * interval '1 second'
-       from generate_series(1, ${Math.min(N, TEAMS * MEMBERS_PER_TEAM)}) i
-       union all
-       select $1, $2::uuid, md5('u' || i)::uuid, now() - interval '200 days' + i * interval '1 second'
-       from generate_series(${TEAMS * MEMBERS_PER_TEAM + 1}, ${Math.min(N, TEAMS * MEMBERS_PER_TEAM + BIG_TEAM_MEMBERS - USER_COUNT)}) i`,
-      [setup.projectId, setup.bigTeamId],
-    ],
-    [
-      "team member permissions",
-      `insert into team_member_permissions (project_id, team_id, user_id, permission_id)
-       select project_id, team_id, user_id, 'team_member' from team_members where project_id = $1 and team_id <> $2`,
-      [setup.projectId, setup.bigTeamId],
-    ],
-  ];
-  await withClient(databaseUrl, async (client) => {
-    // Off for the bulk rows: the change feed's notifications (no server has these rows cached) and the
-    // foreign-key triggers (the rows are consistent by construction).
-    await client.query("set session_replication_role = replica");
-    await client.query("set maintenance_work_mem = '256MB'");
-    // Indexes that back no constraint are dropped for the bulk rows and built again after them (one sorted
-    // build is much cheaper than a million random insertions); the schema ends as the migrations made it.
-    const { rows: indexes } = await client.query(
-      `select indexrelid::regclass::text as name, pg_get_indexdef(indexrelid) as definition from pg_index
-       where indrelid = any($1::regclass[]) and not exists (select 1 from pg_constraint where conindid = indexrelid)`,
-      [["users", "contact_channels", "sessions", "teams", "team_members", "team_member_permissions"]],
-    );
-    for (const index of indexes) await client.query(`drop index ${index.name}`);
-    for (const [name, statement, values] of steps) {
-      const step = performance.now();
-      const result = await client.query(statement, values);
-      console.log(`  ${name}: ${result.rowCount.toLocaleString("en")} rows in ${seconds(step)} s`);
-    }
-    const indexing = performance.now();
-    const slowest = [];
-    for (const index of indexes) {
-      const building = performance.now();
-      await client.query(index.definition);
-      slowest.push([index.name, (performance.now() - building) / 1000]);
-    }
-    slowest.sort((a, b) => b[1] - a[1]);
-    console.log(`  ${indexes.length} indexes built again: ${seconds(indexing)} s (${slowest.slice(0, 5).map(([name, s]) => `${name} ${s.toFixed(1)} s`).join(", ")})`);
-    await client.query("set session_replication_role = origin");
-    const vacuuming = performance.now();
-    await client.query("vacuum analyze");
-    console.log(`  vacuum analyze: ${seconds(vacuuming)} s`);
-  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -441,116 +323,6 @@ function combine(runs) {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The SQL each scenario runs, and its plan.
-
-/**
- * Runs a server inside this process on the seeded database with a pg client that records each statement, and
- * replays each scenario a few times (the first requests, with cold caches, run the most SQL).
- */
-async function captureStatements(databaseUrl, setup, scenarios) {
-  const { readEnv } = await import(new URL("env.ts", src).href);
-  const { createLogger } = await import(new URL("log.ts", src).href);
-  const { startServer } = await import(new URL("server.ts", src).href);
-  const serverPg = createRequire(join(root, "packages/server/package.json"))("pg");
-  let recording;
-  const original = serverPg.Client.prototype.query;
-  serverPg.Client.prototype.query = function (config, values, callback) {
-    if (recording) {
-      const statement = typeof config === "string" ? config : config?.text;
-      const params = Array.isArray(values) ? values : config?.values;
-      if (typeof statement === "string") recording.push({ text: statement, values: params ?? [] });
-    }
-    return original.call(this, config, values, callback);
-  };
-  const env = readEnv({ LATCHKEY_DATABASE_URL: databaseUrl, LATCHKEY_PORT: "0", LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "error" });
-  const server = await startServer(env, createLogger(env.logLevel));
-  const captured = new Map();
-  try {
-    const local = withProject(setup, server.url);
-    local.findCursors = setup.findCursors;
-    local.deepCursor = setup.deepCursor;
-    for (const scenario of scenarios) {
-      recording = [];
-      await local
-        .asClient(async () => {
-          const prepared = await scenario.prepare(local);
-          recording = [];
-          for (let i = 0; i < (scenario.replay ?? 3); i++) {
-            const request = prepared.next();
-            await fetch(`${server.url}${request.path}`, { method: request.method, headers: request.headers, body: request.body });
-          }
-        })
-        .catch((error) => console.error(`scale: could not replay ${scenario.name} for its SQL: ${error.message.split("\n")[0]}`));
-      captured.set(scenario.name, recording);
-      recording = undefined;
-    }
-  } finally {
-    serverPg.Client.prototype.query = original;
-    await server.close();
-  }
-  return captured;
-}
-
-const SKIP = /^\s*(begin|commit|rollback|savepoint|release|set |listen|unlisten|notify|select pg_advisory|select pg_notify|select 1\b|show )/i;
-
-/** EXPLAIN (ANALYZE, BUFFERS) of each distinct statement; writes run in a transaction that is rolled back. */
-async function explainAll(databaseUrl, captured) {
-  const plans = new Map();
-  await withClient(databaseUrl, async (client) => {
-    for (const [scenario, statements] of captured) {
-      const seen = new Set();
-      const entries = [];
-      for (const { text, values } of statements) {
-        if (SKIP.test(text) || seen.has(text)) continue;
-        seen.add(text);
-        const isWrite = !/^\s*(select|with\b(?![\s\S]*\b(insert|update|delete)\b))/i.test(text);
-        try {
-          await client.query("begin");
-          const { rows } = await client.query(`explain (analyze, buffers) ${text}`, values);
-          entries.push({ text, plan: rows.map((r) => r["QUERY PLAN"]).join("\n"), isWrite });
-        } catch (error) {
-          entries.push({ text, plan: `(could not explain: ${error.message})`, isWrite });
-        } finally {
-          await client.query("rollback");
-        }
-      }
-      plans.set(scenario, entries);
-    }
-  });
-  return plans;
-}
-
-/**
- * A delete checks every foreign key that points at the row, reading the referencing table through an index if
- * there is one, or whole. Deletes of a seeded team (`DELETE /teams/{id}`), user (`DELETE /users/{id}`) and
- * session (sign-out) under EXPLAIN ANALYZE, rolled back: the time of each foreign-key trigger.
- */
-async function explainDeletes(databaseUrl, setup) {
-  const targets = [
-    ["a team (DELETE /teams/{id})", "teams", "select id from teams where project_id = $1 and id <> $2 order by id limit 1", [setup.projectId, setup.bigTeamId]],
-    ["a user in a team, with a session (DELETE /users/{id})", "users", "select user_id as id from team_members where project_id = $1 and team_id <> $2 and user_id in (select user_id from sessions) order by user_id limit 1", [setup.projectId, setup.bigTeamId]],
-    ["a session (sign-out)", "sessions", "select id from sessions where project_id = $1 order by id limit 1", [setup.projectId]],
-  ];
-  const results = [];
-  await withClient(databaseUrl, async (client) => {
-    for (const [name, table, find, values] of targets) {
-      const id = (await client.query(find, values)).rows[0]?.id;
-      if (!id) continue;
-      try {
-        await client.query("begin");
-        const { rows } = await client.query(`explain (analyze, buffers) delete from ${table} where id = $1`, [id]);
-        results.push({ name, plan: rows.map((r) => r["QUERY PLAN"]).join("\n") });
-      } catch (error) {
-        results.push({ name, plan: `(could not explain: ${error.message})` });
-      } finally {
-        await client.query("rollback");
-      }
-    }
-  });
-  return results;
-}
-
-// ---------------------------------------------------------------------------------------------------------
 // Report.
 
 const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : "-");
@@ -632,15 +404,6 @@ const oneLine = (sql) => sql.replace(/\s+/g, " ").trim();
 
 // ---------------------------------------------------------------------------------------------------------
 
-async function withClient(url, task) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await task(client);
-  } finally {
-    await client.end();
-  }
-}
 
 const adminQuery = (statement, values) => withClient(adminUrl, (client) => client.query(statement, values));
 
