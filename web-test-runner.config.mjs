@@ -8,6 +8,7 @@ import { esbuildPlugin } from "@web/dev-server-esbuild";
 import { chromeLauncher } from "@web/test-runner-chrome";
 import { tsImport } from "tsx/esm/api";
 import { chromiumPath } from "./scripts/chromium.mjs";
+import { BASE_CHROMIUM_ARGS } from "./demo/test/support/chromium-args.mjs";
 
 // The browser every browser test uses (scripts/chromium.mjs: CHROME_PATH, Debian's chromium, or Chrome).
 const CHROMIUM = chromiumPath();
@@ -52,16 +53,8 @@ export default {
         executablePath: CHROMIUM,
         headless: true,
         userDataDir,
-        args: [
-          "--headless",
-          "--no-sandbox",
-          "--disable-gpu",
-          "--disable-quic",
-          "--no-first-run",
-          "--disable-background-networking",
-          "--disable-component-update",
-          "--disable-sync",
-        ],
+        // The e2e tests' switches (puppeteer, which this launcher drives, passes its own --disable-features).
+        args: BASE_CHROMIUM_ARGS,
       },
     }),
   ],

@@ -1,18 +1,9 @@
 // The throwaway PostgreSQL database an in-process bench (permissions, sign-in throttle) works in: made fresh
 // at the start, dropped at the end, on the local server BENCH_DATABASE_URL names.
-import pg from "pg";
+import { withClient } from "./harness.mjs";
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? "postgres://postgres:postgres@127.0.0.1:5432/postgres";
-
-async function asAdmin(work) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    return await work(admin);
-  } finally {
-    await admin.end();
-  }
-}
+const asAdmin = (work) => withClient(adminUrl, work);
 
 /** Recreates the database `name` empty and returns Latchkey's connection to it (`connectDatabase` from the server). */
 export async function freshPostgres(name, connectDatabase) {

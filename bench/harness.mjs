@@ -57,20 +57,21 @@ export function installBenchDependencies() {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-async function withAdmin(adminUrl, task) {
+/** A pg client (bench/'s own `pg`) connected to `url` for `task`, closed after it. */
+export async function withClient(url, task) {
   const { default: pg } = await import("pg");
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
   try {
-    return await task(admin);
+    return await task(client);
   } finally {
-    await admin.end();
+    await client.end();
   }
 }
 
 /** Drops and creates each database; returns PostgreSQL's version. */
 export function recreateDatabases(adminUrl, names) {
-  return withAdmin(adminUrl, async (admin) => {
+  return withClient(adminUrl, async (admin) => {
     for (const name of names) {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.query(`create database ${name}`);
@@ -80,7 +81,7 @@ export function recreateDatabases(adminUrl, names) {
 }
 
 export function dropDatabases(adminUrl, names) {
-  return withAdmin(adminUrl, async (admin) => {
+  return withClient(adminUrl, async (admin) => {
     for (const name of names) await admin.query(`drop database if exists ${name} with (force)`);
   });
 }

@@ -3,8 +3,7 @@
 // export condition and tsx (scale.mjs restarts under them).
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { root } from "./harness.mjs";
-import { withClient } from "./scale-db.mjs";
+import { root, withClient } from "./harness.mjs";
 
 const src = new URL("../packages/server/src/", import.meta.url);
 

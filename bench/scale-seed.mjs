@@ -2,7 +2,7 @@
 // generate_series`: no bytes cross the socket), with triggers off (no change-feed notifications for rows no server has
 // cached) and a handful of argon2id hashes reused. The numbers are scale.mjs's header's.
 import { USER_COUNT } from "./scenarios.mjs";
-import { withClient } from "./scale-db.mjs";
+import { withClient } from "./harness.mjs";
 
 const OTHER_PROJECTS = 50;
 const USERS_PER_OTHER_PROJECT = 2_000;

@@ -42,12 +42,11 @@ if (!process.execArgv.some((arg) => arg === "--conditions=source" || arg === "-C
 }
 
 const harness = await import("./harness.mjs");
-const { adminDatabaseUrl, childProcesses, databaseUrlOf, dropDatabases, freePort, installBenchDependencies, optionReader, recreateDatabases, root, startLatchkey, waitUntilUp } =
+const { adminDatabaseUrl, childProcesses, databaseUrlOf, dropDatabases, freePort, installBenchDependencies, optionReader, recreateDatabases, root, startLatchkey, waitUntilUp, withClient } =
   harness;
 installBenchDependencies();
 const { LATCHKEY_CLIENT_HEADERS, PASSWORD, USER_COUNT, SCENARIOS, createUsers, fetchOk, forEachLimited, latchkey } = await import("./scenarios.mjs");
 const { runLoad } = await import("./load.mjs");
-const { withClient } = await import("./scale-db.mjs");
 const { seed } = await import("./scale-seed.mjs");
 const { captureStatements, explainAll, explainDeletes } = await import("./scale-plans.mjs");
 

@@ -47,7 +47,6 @@ async function createSession(db: Db, session: NewSession) {
     userId: session.userId,
     refreshTokenHash: hashSecret(refreshToken),
     isImpersonation,
-    userActivity: !isImpersonation,
     expiresAt: new Date(Date.now() + (session.expiresInMillis ?? DEFAULT_SESSION_LIFETIME_MS)),
     ip: device.ip ?? null,
     userAgent: device.userAgent ?? null,
@@ -71,7 +70,6 @@ interface SessionStatementValues extends Record<string, unknown> {
   userId: string;
   refreshTokenHash: Uint8Array;
   isImpersonation: boolean;
-  userActivity: boolean;
   expiresAt: Date;
   ip: string | null;
   userAgent: string | null;
@@ -110,7 +108,7 @@ function sessionStatementOf(db: Db, v: SessionStatementValues, alongsideShape: s
         .set({ last_active_at: sql<Date>`now()` })
         .where("id", "=", v.userId)
         .where("last_active_at", "<", sql<Date>`now() - ${`${ACTIVITY_WRITE_INTERVAL_MS} milliseconds`}::interval`)
-        .where(sql<boolean>`${v.userActivity}::boolean`),
+        .where(sql<boolean>`not ${v.isImpersonation}::boolean`),
     );
   const withAlongside = alongsideShape === undefined ? query : (query.with("alongside", (() => settleStatement(alongsideShape, (i) => v[`alongside${i}`])) as never) as unknown as typeof query);
   return (
