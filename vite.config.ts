@@ -35,7 +35,8 @@ export default defineConfig({
     // root config, so it is set here, for the forks pool only.
     poolOptions: { forks: { isolate: !shareServerFiles } },
     // One migrated database for the run (PGlite, and PostgreSQL when given), which every test server starts from.
-    globalSetup: ["packages/server/test/support/test-databases.global.ts"],
+    // And the email sandbox's library script, built once for the run (email-library.global.ts).
+    globalSetup: ["packages/server/test/support/test-databases.global.ts", "packages/server/test/support/email-library.global.ts"],
     minWorkers: 1,
     projects: [
       { test: { name: "protocol", include: ["packages/protocol/test/**/*.test.ts"] } },

@@ -63,7 +63,7 @@ async function checkSmtp(env: Env): Promise<Outcome> {
   }
   const settings = env.sharedSmtp;
   const where = "url" in settings ? new URL(settings.url).host : `${settings.host}:${settings.port}`;
-  const transporter = sharedTransport(settings);
+  const transporter = await sharedTransport(settings);
   try {
     await withTimeout(transporter.verify());
     return { status: "ok", line: `SMTP: ${where} accepted the connection${"url" in settings ? "" : settings.user ? " and the login" : ""}` };

@@ -147,6 +147,25 @@ describe("rendering", () => {
     expect(rendered.text).toContain("Body text content with some additional information.");
   });
 
+  it("highlights code with React Email's CodeBlock, whose Prism languages are defined on its first render", async () => {
+    // Issue 35: the languages are no longer defined while the libraries load (most of a new isolate's start).
+    const codeBlock = (language: string, code: string) =>
+      `import { CodeBlock, dracula } from "@react-email/components";\nexport function EmailTemplate() {\nreturn <CodeBlock language=${JSON.stringify(language)} theme={dracula} code={${JSON.stringify(code)}} />;\n}`;
+    const projectId = "email-rendering-code-block";
+    const python = await renderEmail({ themeSource: null, templateSource: codeBlock("python", "def greet():\n    return 'hi'  # says hi"), project, projectId });
+    expect(python.html).toContain('<span style="color:#8be9fd">def</span>'); // dracula's keyword colour
+    expect(python.html).toContain('<span style="color:#50fa7b">&#x27;hi&#x27;</span>'); // its string colour
+    expect(python.html).toContain('<span style="color:#6272a4"># says hi</span>'); // its comment colour
+    expect(python.text).toContain("greet");
+    // A language Prism extends from others (TypeScript from JavaScript), in the same warm isolate.
+    const typescript = await renderEmail({ themeSource: null, templateSource: codeBlock("typescript", "interface User { name: string }"), project, projectId });
+    expect(typescript.html).toContain('<span style="color:#8be9fd">interface</span>');
+    // The component's own error for a language Prism does not know.
+    const unknown = await renderError({ themeSource: null, templateSource: codeBlock("no-such-language", "x"), project, projectId });
+    expect(unknown.code).toBe("EMAIL_RENDERING_ERROR");
+    expect(unknown.message).toContain("CodeBlock: There is no language defined on Prism called no-such-language");
+  });
+
   it("imports from @latchkey/emails as from @stackframe/emails", async () => {
     const source = template("email_verification").replace('from "@stackframe/emails"', 'from "@latchkey/emails"');
     expect(source).toContain("@latchkey/emails");

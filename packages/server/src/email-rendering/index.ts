@@ -31,7 +31,7 @@ export interface EmailRenderInput {
   previewMode?: boolean;
   /**
    * The project the mail belongs to. Renders of one project reuse that project's warm sandbox (~5 ms instead of
-   * ~0.4–1.4 s to load the libraries into a fresh one); without it every render gets a fresh sandbox. Sandboxes are
+   * ~0.3–0.5 s to load the libraries into a fresh one); without it every render gets a fresh sandbox. Sandboxes are
    * never shared between projects. Its renders take their turn in its own queue (render-queue.ts).
    */
   projectId?: string | null;

@@ -33,15 +33,48 @@ const exposeTailwindSuspense = {
   },
 };
 
+// React Email's CodeBlock defines ~300 Prism languages when its module loads, and each definition that extends another
+// walks every grammar defined so far: ~70 % of the libraries' whole load into a new isolate (issue 35; the load
+// then cost ~0.8 s of CPU per project's first mail). They are defined on the first CodeBlock render instead. Prism
+// stays out of a template's reach either way (CodeBlock keeps it to itself, and Prism finds no global to register
+// on in an isolate), so what a render can change is the same as before.
+const PRISM_START = "const Prism$1 = PrismImport.default ?? PrismImport;\n";
+const PRISM_END = "//#endregion\n//#region src/code-block.tsx\n";
+const CODE_BLOCK_BODY = "const CodeBlock = React$1.forwardRef(({ code, fontFamily, lineNumbers, theme, language,...rest }, ref) => {\n";
+const lazyPrismLanguages = {
+  name: "latchkey-lazy-prism-languages",
+  setup(build) {
+    build.onLoad({ filter: /@react-email[\\/]code-block[\\/]dist[\\/]index\.mjs$/ }, async (args) => {
+      const source = await readFile(args.path, "utf8");
+      const start = source.indexOf(PRISM_START);
+      const end = source.indexOf(PRISM_END);
+      if (start < 0 || end < start || source.split(CODE_BLOCK_BODY).length !== 2) {
+        throw new Error(`@react-email/code-block changed: its Prism languages or CodeBlock were not found in ${args.path}`);
+      }
+      const languages = source.slice(start + PRISM_START.length, end);
+      const contents =
+        source.slice(0, start + PRISM_START.length) +
+        `let prismLanguagesDefined = false;\nfunction definePrismLanguages() {\nif (prismLanguagesDefined) return;\nprismLanguagesDefined = true;\n${languages}}\n` +
+        source.slice(end).replace(CODE_BLOCK_BODY, `${CODE_BLOCK_BODY}\tdefinePrismLanguages();\n`);
+      return { contents, loader: "js" };
+    });
+  },
+};
+
 /**
  * The packaged server (scripts/package.mjs) ships the library script already built, here: React, React Email,
- * arktype and html-to-text are then not among its dependencies. The repository has no such file and builds it.
+ * arktype and html-to-text are then not among its dependencies. The repository has no such file and builds it,
+ * ~0.5 s of CPU (esbuild's threads) per sandbox process, unless LATCHKEY_TEST_EMAIL_LIBRARY names one built
+ * for the whole test run (test/support/email-library.global.ts). The script runs inside the isolates, with no
+ * more reach than a template has.
  */
 const prebuilt = fileURLToPath(new URL("./sandbox-library.prebuilt.js", import.meta.url));
 
 export async function buildSandboxLibrary() {
-  const shipped = await readFile(prebuilt, "utf8").catch(() => undefined);
-  if (shipped !== undefined) return shipped;
+  for (const file of [process.env.LATCHKEY_TEST_EMAIL_LIBRARY, prebuilt]) {
+    const shipped = file ? await readFile(file, "utf8").catch(() => undefined) : undefined;
+    if (shipped !== undefined) return shipped;
+  }
   return buildFromSources();
 }
 
@@ -63,7 +96,7 @@ export async function buildFromSources() {
       // The legacy (synchronous, string) renderer only: the streaming one needs TextEncoder and ReadableStream.
       "react-dom/server.browser": join(dirname(require.resolve("react-dom/package.json")), "cjs/react-dom-server-legacy.browser.production.js"),
     },
-    plugins: [exposeTailwindSuspense],
+    plugins: [exposeTailwindSuspense, lazyPrismLanguages],
   });
   return result.outputFiles[0].text;
 }

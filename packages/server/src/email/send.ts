@@ -1,6 +1,7 @@
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { AppDeps } from "../services/deps.js";
 import type { ProjectRow } from "../services/projects.js";
+import type { Transporter } from "nodemailer";
 import { resolveDelivery, type EmailDelivery } from "./transport.js";
 import { renderTransactionalEmail } from "../services/transactional-email.js";
 import { DEFAULT_EMAIL_TEMPLATES, renderContentEmail, type RenderedEmail, type TemplateId } from "./templates.js";
@@ -85,8 +86,10 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
     error = delivery.error;
   } else if (delivery.kind === "smtp") {
     mailDeliveries.inFlight++;
+    let transporter: Transporter | undefined;
     try {
-      await delivery.transporter.sendMail({
+      transporter = await delivery.openTransport();
+      await transporter.sendMail({
         from: { name: project.display_name, address: delivery.senderEmail },
         to: message.to,
         subject: rendered.subject,
@@ -100,7 +103,7 @@ export async function sendEmail(deps: Pick<AppDeps, "db" | "env" | "log">, proje
       error = errorText(err);
     } finally {
       mailDeliveries.inFlight--;
-      delivery.transporter.close();
+      transporter?.close();
     }
   }
   if (error) mailDeliveries.failed++;

@@ -43,7 +43,7 @@ export type TestEmailOutcome = { error: null } | { error: string; detail: string
 
 /** Sends the test mail through `config`; `detail` is what the sent-email log keeps of a failure. */
 export async function sendTestEmail(config: StandardSmtpConfig, to: string): Promise<TestEmailOutcome> {
-  const transporter = standardTransport(config, LINGERING_TIMEOUTS);
+  const transporter = await standardTransport(config, LINGERING_TIMEOUTS);
   let timer: NodeJS.Timeout | undefined;
   const overLimit = new Promise<"over-limit">((resolve) => {
     timer = setTimeout(() => resolve("over-limit"), TEST_EMAIL_LIMIT_MS);

@@ -15,7 +15,7 @@ import { ANY_ACCESS, defineRoute, type Route } from "../http/route.js";
 import type { RequestAuth } from "../services/deps.js";
 import { assertClientMayActFor, assertCustomerExists, type Customer, type CustomerType } from "../services/payments-customers.js";
 import { changeItemQuantity, itemQuantity, ownedOffers } from "../services/payments-ledger.js";
-import { stripeFor } from "../services/stripe/stripe-client.js";
+import { stripeConfigured } from "../services/stripe/stripe-client.js";
 
 const TAGS = ["Payments"];
 const CUSTOMER_ERRORS = [KnownErrors.UserNotFound, KnownErrors.TeamNotFound, KnownErrors.UserAuthenticationRequired];
@@ -135,7 +135,7 @@ export const paymentsItemsRoutes: Route[] = [
           owned: owned.has(id),
         });
       }
-      return { items, test_mode: stripeFor(c.get("deps")) === null };
+      return { items, test_mode: !stripeConfigured(c.get("deps")) };
     },
   }),
 ];

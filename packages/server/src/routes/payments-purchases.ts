@@ -17,7 +17,7 @@ import {
   describePurchaseCode,
   startPurchaseSession,
 } from "../services/payments-purchases.js";
-import { stripeFor } from "../services/stripe/stripe-client.js";
+import { stripeConfigured } from "../services/stripe/stripe-client.js";
 
 const TAGS = ["Payments"];
 
@@ -96,7 +96,7 @@ export const paymentsPurchasesRoutes: Route[] = [
     errors: VERIFICATION_CODE_ERRORS,
     handler: async (c, { body }) => {
       const deps = c.get("deps");
-      if (stripeFor(deps) !== null) throw new HTTPException(400, { message: NOT_TEST_MODE_SERVER });
+      if (stripeConfigured(deps)) throw new HTTPException(400, { message: NOT_TEST_MODE_SERVER });
       await completeTestModePurchase(deps, body);
       return {};
     },

@@ -7,11 +7,11 @@ import {
   stripeAccountSessionResponse,
   stripeWebhookResponse,
 } from "@latchkey/protocol/schemas";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { rawBodyOf } from "../http/body.js";
 import { defineRoute, type Route } from "../http/route.js";
 import { createStripeAccountSession, setupPayments, stripeAccountInfo } from "../services/stripe/stripe-accounts.js";
-import { isStripeUnavailable, stripeFor } from "../services/stripe/stripe-client.js";
+import { isStripeError, isStripeUnavailable, stripeFor } from "../services/stripe/stripe-client.js";
 import { handleStripeEvent } from "../services/stripe/stripe-webhooks.js";
 
 const NO_KEY = "Without LATCHKEY_STRIPE_SECRET_KEY on the server this answers 400 (payments run in test mode).";
@@ -72,7 +72,7 @@ export const paymentsStripeRoutes: Route[] = [
         throw new KnownErrors.SchemaError(`Request validation failed on ${c.req.method} ${new URL(c.req.url).pathname}:\n  - headers.stripe-signature must be defined`);
       }
       const deps = c.get("deps");
-      const stripe = stripeFor(deps);
+      const stripe = await stripeFor(deps);
       const secret = deps.env.stripe?.webhookSecret;
       if (!stripe || !secret) {
         throw new HTTPException(503, { message: "Stripe webhooks are not configured on this server: set LATCHKEY_STRIPE_SECRET_KEY and LATCHKEY_STRIPE_WEBHOOK_SECRET." });
@@ -90,7 +90,7 @@ export const paymentsStripeRoutes: Route[] = [
           // Stripe redelivers an event answered 5xx, so nothing is lost while it cannot be reached.
           throw new HTTPException(503, { message: `Stripe could not be reached while handling ${event.type}; it will deliver the event again.` });
         }
-        if (!(error instanceof Stripe.errors.StripeError)) throw error;
+        if (!isStripeError(error)) throw error;
         // Stripe refused a read (an account or customer since deleted): a redelivery would be refused alike.
         deps.log.warn({ err: error, type: event.type, eventId: event.id }, "Stripe event could not be handled: Stripe refused a read");
       }

@@ -12,7 +12,7 @@ import { getProject } from "./projects.js";
 import { createPurchaseCode, findUsablePurchaseCode, releasePurchaseCode, usePurchaseCode, type PurchaseCodeRow } from "./purchase-codes.js";
 import { assertPurchasable, offerForPurchase, purchasablePrices, purchaseStanding, wirePrice } from "./purchase-offers.js";
 import { offerFromSnapshot } from "./payments-offers.js";
-import { stripeAccountIdOf, stripeFor } from "./stripe/stripe-client.js";
+import { stripeAccountIdOf, stripeConfigured } from "./stripe/stripe-client.js";
 import { addInterval, ensureStripeCustomer, startStripePurchase, switchStripeSubscription } from "./stripe/stripe-purchases.js";
 import { inTransaction } from "./team-access.js";
 
@@ -56,7 +56,7 @@ export async function createPurchaseUrl(deps: AppDeps, auth: RequestAuth, body: 
   const projectId = auth.project.id;
   const config = configOf(auth.project);
   let stripeAccountId: string | null = null;
-  if (stripeFor(deps)) {
+  if (stripeConfigured(deps)) {
     stripeAccountId = await stripeAccountIdOf(db, projectId);
     if (!stripeAccountId) throw plain(400, NOT_SET_UP);
   }
@@ -109,7 +109,7 @@ export async function describePurchaseCodeRow(deps: AppDeps, row: PurchaseCodeRo
     project_id: row.project_id,
     already_bought_non_stackable: standing.alreadyBoughtNonStackable,
     conflicting_group_offers: standing.conflicting.map((o) => ({ offer_id: o.offerId!, display_name: o.offer.displayName ?? o.offerId! })),
-    test_mode: stripeFor(deps) === null,
+    test_mode: !stripeConfigured(deps),
   };
 }
 
@@ -128,7 +128,7 @@ export interface PurchaseChoice {
 export async function startPurchaseSession(deps: AppDeps, choice: PurchaseChoice): Promise<{ client_secret: string }> {
   const { db } = deps;
   const row = await findUsablePurchaseCode(db, choice.full_code);
-  if (stripeFor(deps) === null || !row.stripe_account_id || !row.stripe_customer_id) throw plain(400, TEST_MODE_SERVER);
+  if (!stripeConfigured(deps) || !row.stripe_account_id || !row.stripe_customer_id) throw plain(400, TEST_MODE_SERVER);
   const config = configOf(await getProject(db, row.project_id));
   const offer = offerFromSnapshot(row.offer);
   const standing = await purchaseStanding(db, customerOf(row), row.offer_id, offer, config);

@@ -1,5 +1,6 @@
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
-import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import pg from "pg";
 import { connectDatabase, type Db } from "../../src/db/connect.js";
 import { readEnv, type Env } from "../../src/env.js";
@@ -13,8 +14,8 @@ export interface TestServer extends RunningServer {
 }
 
 /**
- * Starts the real server on a free port with a database of its own: a fresh in-memory PGlite, or a fresh
- * database on the real PostgreSQL named by LATCHKEY_TEST_DATABASE_URL (dropped again on close).
+ * Starts the real server on a free port with a database of its own: a fresh PGlite data dir, or a fresh database on
+ * the real PostgreSQL named by LATCHKEY_TEST_DATABASE_URL (either removed again on close).
  */
 export async function startTestServer(vars: Record<string, string> = {}, options: { sameDatabaseAs?: TestServer } = {}): Promise<TestServer> {
   // Every JSON answer is checked against its declared schema (http/route.ts), so the API reference stays true.
@@ -52,9 +53,7 @@ export async function reachablePublicUrl(): Promise<Record<string, string>> {
 }
 
 async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<void> }> {
-  if (process.env.LATCHKEY_TEST_DB !== "postgres") {
-    return { db: await connectDatabase({ kind: "pglite", dataDir: undefined, snapshot: await pgliteSnapshot() }), dropDatabase: async () => {} };
-  }
+  if (process.env.LATCHKEY_TEST_DB !== "postgres") return pgliteDatabase();
   const adminUrl = process.env.LATCHKEY_TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("LATCHKEY_TEST_DATABASE_URL must be set to run the suite against PostgreSQL");
   const name = `latchkey_test_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -78,13 +77,23 @@ async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<voi
 }
 
 /**
- * The migrated, empty database that vitest's global setup (test-databases.global.ts) dumped for this run, or
- * undefined (another runner, or the setup did not run): a new PGlite started from it skips initdb, which
- * costs seconds per test file.
+ * A PGlite data dir of its own, copied from the migrated, empty one vitest's global setup made for this run
+ * (test-databases.global.ts), as a new production data dir is copied from its template: initdb and the migrations
+ * cost seconds per test file. In memory (tmpfs) where the machine has one. Without the setup (another runner), an
+ * in-memory PGlite that makes its database itself.
  */
-async function pgliteSnapshot(): Promise<Blob | undefined> {
-  const path = process.env.LATCHKEY_TEST_PGLITE_SNAPSHOT;
-  return path ? new Blob([await readFile(path)]) : undefined;
+async function pgliteDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<void> }> {
+  const runDir = process.env.LATCHKEY_TEST_PGLITE_RUN_DIR;
+  const template = process.env.LATCHKEY_TEST_PGLITE_TEMPLATE;
+  if (!runDir || !template) return { db: await connectDatabase({ kind: "pglite", dataDir: undefined }), dropDatabase: async () => {} };
+  const dataDir = mkdtempSync(join(runDir, "data-"));
+  try {
+    cpSync(template, dataDir, { recursive: true });
+    return { db: await connectDatabase({ kind: "pglite", dataDir }), dropDatabase: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 export interface TestProject {

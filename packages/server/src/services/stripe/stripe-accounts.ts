@@ -13,8 +13,8 @@ import { callStripe, stripeAccountIdOf, stripeFor } from "./stripe-client.js";
 export const NO_STRIPE_KEY_MESSAGE =
   "Stripe is not configured on this server (LATCHKEY_STRIPE_SECRET_KEY is not set), so every project's payments run in test mode. Set the key to connect a Stripe account.";
 
-function requireStripe(deps: Pick<AppDeps, "env">): Stripe {
-  const stripe = stripeFor(deps);
+async function requireStripe(deps: Pick<AppDeps, "env">): Promise<Stripe> {
+  const stripe = await stripeFor(deps);
   if (!stripe) throw new HTTPException(400, { message: NO_STRIPE_KEY_MESSAGE });
   return stripe;
 }
@@ -30,7 +30,7 @@ function paymentsPageUrl(deps: Pick<AppDeps, "env">, projectId: string): string 
  * one account, and an outage leaves no row behind.
  */
 export async function setupPayments(deps: Pick<AppDeps, "env" | "db">, projectId: string): Promise<{ url: string }> {
-  const stripe = requireStripe(deps);
+  const stripe = await requireStripe(deps);
   let accountId = await stripeAccountIdOf(deps.db, projectId);
   if (!accountId) {
     const account = await callStripe("create the connected account", () =>
@@ -57,7 +57,7 @@ export async function setupPayments(deps: Pick<AppDeps, "env" | "db">, projectId
 async function connectedAccount(deps: Pick<AppDeps, "env" | "db">, projectId: string): Promise<{ stripe: Stripe | null; accountId: string }> {
   const accountId = await stripeAccountIdOf(deps.db, projectId);
   if (!accountId) throw new KnownErrors.StripeAccountInfoNotFound();
-  return { stripe: stripeFor(deps), accountId };
+  return { stripe: await stripeFor(deps), accountId };
 }
 
 export async function stripeAccountInfo(deps: Pick<AppDeps, "env" | "db">, projectId: string) {
@@ -75,7 +75,7 @@ export async function stripeAccountInfo(deps: Pick<AppDeps, "env" | "db">, proje
 
 /** A session for Stripe's embedded Connect components (payments, payouts, balances, account management). */
 export async function createStripeAccountSession(deps: Pick<AppDeps, "env" | "db">, projectId: string): Promise<{ client_secret: string }> {
-  requireStripe(deps);
+  await requireStripe(deps);
   const { stripe, accountId } = await connectedAccount(deps, projectId);
   const session = await callStripe("create the account session", () =>
     stripe!.accountSessions.create({

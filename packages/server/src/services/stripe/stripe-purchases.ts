@@ -17,8 +17,8 @@ import { offerMetadata } from "./stripe-metadata.js";
 
 type Customer = { projectId: string; customerType: PaymentCustomerType; customerId: string };
 
-function requireStripe(deps: Pick<AppDeps, "env">): Stripe {
-  const stripe = stripeFor(deps);
+async function requireStripe(deps: Pick<AppDeps, "env">): Promise<Stripe> {
+  const stripe = await stripeFor(deps);
   // Callers take the test-mode path without a key; reaching here without one is a bug, not a user error.
   if (!stripe) throw new Error("Stripe purchase started on a server without LATCHKEY_STRIPE_SECRET_KEY");
   return stripe;
@@ -44,7 +44,7 @@ export async function ensureStripeCustomer(
       .executeTakeFirst();
   const known = await key(deps.db);
   if (known) return known.stripe_customer_id;
-  const stripe = requireStripe(deps);
+  const stripe = await requireStripe(deps);
   const created = await callStripe("create the customer", () =>
     stripe.customers.create(
       { metadata: { customerType: input.customerType, customerId: input.customerId, projectId: input.projectId } },
@@ -81,7 +81,7 @@ export interface StripePurchaseInput {
  * whose first invoice needs no payment (a free trial) has none, answered as "" as the reference does.
  */
 export async function startStripePurchase(deps: Pick<AppDeps, "env">, input: StripePurchaseInput): Promise<{ client_secret: string }> {
-  const stripe = requireStripe(deps);
+  const stripe = await requireStripe(deps);
   const charge = chargeCurrency(input.price);
   if (!charge) throw new HTTPException(400, { message: `Price ${JSON.stringify(input.priceId)} has no amount in any currency.` });
   const unitAmount = toMinorUnits(charge.amount, charge.currency);
@@ -152,7 +152,7 @@ export async function switchStripeSubscription(
   deps: Pick<AppDeps, "env">,
   input: StripePurchaseInput & { stripeSubscriptionId: string },
 ): Promise<{ client_secret: string }> {
-  const stripe = requireStripe(deps);
+  const stripe = await requireStripe(deps);
   const charge = chargeCurrency(input.price);
   if (!charge || !input.price.interval) throw new HTTPException(400, { message: `Price ${JSON.stringify(input.priceId)} has no amount in any currency.` });
   const options = { stripeAccount: input.stripeAccountId };
