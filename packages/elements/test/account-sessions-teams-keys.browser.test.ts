@@ -369,6 +369,52 @@ describe("<auth-connected-accounts-settings>", () => {
     expect((await page.app.listOAuthProviders()).map((l) => l.providerId)).to.deep.equal(["gitlab"]);
   });
 
+  it("disconnects an account confirmed while the list is still reloading after the last change", async () => {
+    // Seen once in CI: a disconnect confirmed before the reload that follows turning sign-in on had answered was
+    // dropped, and the list never changed. The reload is held here until the disconnect has been asked for.
+    const project = await createProject({
+      configOverride: {
+        "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+        "auth.oauth.providers.gitlab": { type: "gitlab", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
+      },
+    });
+    const email = uniqueEmail();
+    const { userId } = await createUser(project, { email, password: PASSWORD });
+    await link(project, userId, "github", "octo@example.com", true);
+    await link(project, userId, "gitlab", "lab@example.com", false);
+    const page = await mount(project, "<auth-connected-accounts-settings></auth-connected-accounts-settings>");
+    await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
+    const rows = await until(() => (page.host.querySelectorAll("li").length === 2 ? [...page.host.querySelectorAll("li")] : null));
+
+    const realFetch = window.fetch;
+    let releaseLists!: () => void;
+    const listsHeld = new Promise<void>((resolve) => (releaseLists = resolve));
+    let heldLists = 0;
+    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      const method = (init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+      if (method === "GET" && url.includes("/oauth-providers?")) {
+        heldLists++;
+        await listsHeld;
+      }
+      return realFetch(input, init);
+    };
+    try {
+      rows[1]!.querySelector<HTMLInputElement>("input[type=checkbox]")!.click();
+      await until(() => (text(page.host).includes("You can now sign in with GitLab.") && heldLists > 0 ? true : null));
+      button(rows[0]!, "Disconnect").click();
+      const dialog = await until(() => page.host.querySelector<HTMLDialogElement>("dialog[open]"));
+      button(dialog, "Disconnect").click();
+      releaseLists();
+      await until(() => (page.host.querySelectorAll("li").length === 1 ? true : null));
+    } finally {
+      window.fetch = realFetch;
+      releaseLists();
+    }
+    expect(text(page.host)).to.include("GitHub has been disconnected.");
+    expect((await page.app.listOAuthProviders()).map((l) => [l.providerId, l.allowSignIn])).to.deep.equal([["gitlab", true]]);
+  });
+
   it("will not disconnect the only way to sign in, and says why", async () => {
     const project = await createProject({ configOverride: { "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true } } });
     const { userId } = await createUser(project, { email: uniqueEmail() });

@@ -23,7 +23,7 @@ export function runServerProcess(env: Record<string, string>): ServerProcess {
   const port = String(nextPort++);
   const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
-    env: { PATH: process.env.PATH ?? "", LATCHKEY_PORT: port, LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "warn", ...env },
+    env: { PATH: process.env.PATH ?? "", LATCHKEY_PORT: port, LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "warn", ...testRunLibrary(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.push(child);
@@ -32,6 +32,12 @@ export function runServerProcess(env: Record<string, string>): ServerProcess {
   child.stderr!.on("data", (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+/** The email sandbox's library script built once for the run (email-library.global.ts), so no process builds its own. */
+function testRunLibrary(): Record<string, string> {
+  const file = process.env.LATCHKEY_TEST_EMAIL_LIBRARY;
+  return file ? { LATCHKEY_TEST_EMAIL_LIBRARY: file } : {};
 }
 
 /**

@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
 import type { PropertyValues } from "lit";
 import { describeError, type ShownError } from "../../base/errors.js";
+import { OneAtATime } from "../../base/one-at-a-time.js";
 import { formError, formValues, submit } from "../../base/forms.js";
 import { getLocale, msg, str } from "../../base/i18n.js";
 import { absoluteDate, accountCss, keepFocusIn, userIdOf } from "./account-common.js";
@@ -200,14 +201,20 @@ export class AuthApiKeySettingsElement extends AuthElement {
     }
   };
 
+  private readonly actions = new OneAtATime();
+
   private async revoke(key: UserApiKey): Promise<void> {
-    if (this.working || !this.app) return;
+    if (!this.app) return;
     const confirmed = await confirmAction(this, {
       title: msg(str`Revoke ${key.description}?`),
       message: msg("Anything using this key will stop working at once. This cannot be undone."),
       confirmLabel: msg("Revoke key"),
     });
-    if (!confirmed) return;
+    if (confirmed) await this.actions.run(() => this.revokeNow(key));
+  }
+
+  private async revokeNow(key: UserApiKey): Promise<void> {
+    if (!this.app) return;
     this.working = key.id;
     this.error = null;
     try {

@@ -2,6 +2,7 @@ import type { ClientApp, OAuthConnection, Project } from "@latchkey/core";
 import type { PropertyValues } from "lit";
 import { html, nothing, type TemplateResult } from "lit-html";
 import { describeError } from "../../base/errors.js";
+import { OneAtATime } from "../../base/one-at-a-time.js";
 import { msg, str } from "../../base/i18n.js";
 import { providerIcon, providerName } from "../../base/provider-names.js";
 import { keepFocusIn } from "./account-common.js";
@@ -115,9 +116,18 @@ export class AuthConnectedAccountsSettingsElement extends UserListSection<OAuthC
     );
   }
 
-  /** Runs one action on a link; one that could take away a way in (`change`) is checked again on what the server says now. */
-  private async act(link: OAuthConnection, action: (app: ClientApp) => Promise<void>, change?: Change): Promise<void> {
-    if (this.working || !this.app) return;
+  private readonly actions = new OneAtATime();
+
+  /**
+   * Runs one action on a link, after any still running; one that could take away a way in (`change`) is checked
+   * again on what the server says now.
+   */
+  private act(link: OAuthConnection, action: (app: ClientApp) => Promise<void>, change?: Change): Promise<void> {
+    return this.actions.run(() => this.actNow(link, action, change));
+  }
+
+  private async actNow(link: OAuthConnection, action: (app: ClientApp) => Promise<void>, change?: Change): Promise<void> {
+    if (!this.app) return;
     const app = this.app;
     this.working = link.id;
     this.error = null;

@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from "lit-html";
 import { AuthElement } from "../../base/auth-element.js";
 import type { PropertyValues } from "lit";
 import { describeError, type ShownError } from "../../base/errors.js";
+import { OneAtATime } from "../../base/one-at-a-time.js";
 import { field, focusError, formError, formValues, submit } from "../../base/forms.js";
 import { msg, str } from "../../base/i18n.js";
 import { accountCss, keepFocusIn, userIdOf } from "./account-common.js";
@@ -146,11 +147,18 @@ export class AuthEmailSettingsElement extends AuthElement {
   }
 
   /**
-   * Runs one channel action, then reloads the list (the server decides what changed, e.g. the old primary).
+   * Runs one channel action (after any still running), then reloads the list (the server decides what changed, e.g.
+   * the old primary).
    * An action that could take away a way in (`change`) is checked again on what the server says now.
    */
-  private async run(channel: ContactChannel, action: () => Promise<unknown>, change?: Change): Promise<void> {
-    if (this.working || !this.app) return;
+  private run(channel: ContactChannel, action: () => Promise<unknown>, change?: Change): Promise<void> {
+    return this.actions.run(() => this.runNow(channel, action, change));
+  }
+
+  private readonly actions = new OneAtATime();
+
+  private async runNow(channel: ContactChannel, action: () => Promise<unknown>, change?: Change): Promise<void> {
+    if (!this.app) return;
     const app = this.app;
     this.working = channel.id;
     this.error = null;
