@@ -5,8 +5,9 @@ import type { SentEmailSenderConfig } from "../db/schema-emails.js";
 import type { Env, SharedSmtpSettings } from "../env.js";
 
 /**
- * nodemailer, loaded when a mail first goes out over SMTP (issue 35): ~0.08 s of CPU at every start of a server
- * whose mail stays in the dev outbox, and at every test file's.
+ * nodemailer, loaded when a mail first goes out over SMTP (issue 35): ~0.08 s of CPU where Node loads it module by
+ * module (a server run from its sources, each test file's worker), for a server whose mail may stay in the dev
+ * outbox. In the bundle `npm start` runs it is a chunk of its own.
  */
 let nodemailerPackage: Promise<typeof import("nodemailer")> | undefined;
 async function openTransport(options: SMTPTransport.Options): Promise<Transporter> {

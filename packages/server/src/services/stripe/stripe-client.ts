@@ -10,8 +10,9 @@ export function stripeConfigured(deps: Pick<AppDeps, "env">): boolean {
 }
 
 /**
- * The `stripe` package, loaded on first use (issue 35): its ~220 modules cost ~0.15 s of CPU at every start of a
- * server that may never call Stripe (no key, or no payments yet), and at every test file's.
+ * The `stripe` package, loaded on first use (issue 35): where Node loads it module by module (a server run from its
+ * sources, each test file's worker) its ~220 modules cost ~0.15 s of CPU, for a server that may never call Stripe
+ * (no key, or no payments yet). In the bundle `npm start` runs it is a chunk of its own.
  */
 let stripePackage: typeof Stripe | undefined;
 async function loadStripe(): Promise<typeof Stripe> {
