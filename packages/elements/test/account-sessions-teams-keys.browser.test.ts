@@ -329,7 +329,8 @@ describe("<auth-connected-accounts-settings>", () => {
     expect(response.status).to.equal(201);
   }
 
-  it("lists the linked accounts, turns sign-in on for one and disconnects another after confirmation", async () => {
+  /** A user with a password, a GitHub account that signs in and a GitLab account that does not. */
+  async function userWithGitHubAndGitLab(): Promise<{ project: BrowserTestProject; email: string }> {
     const project = await createProject({
       configOverride: {
         "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
@@ -340,6 +341,11 @@ describe("<auth-connected-accounts-settings>", () => {
     const { userId } = await createUser(project, { email, password: PASSWORD });
     await link(project, userId, "github", "octo@example.com", true);
     await link(project, userId, "gitlab", "lab@example.com", false);
+    return { project, email };
+  }
+
+  it("lists the linked accounts, turns sign-in on for one and disconnects another after confirmation", async () => {
+    const { project, email } = await userWithGitHubAndGitLab();
     const page = await mount(project, "<auth-connected-accounts-settings></auth-connected-accounts-settings>");
     const events = record(page, ["auth-oauth-unlinked"]);
     await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
@@ -372,16 +378,7 @@ describe("<auth-connected-accounts-settings>", () => {
   it("disconnects an account confirmed while the list is still reloading after the last change", async () => {
     // Seen once in CI: a disconnect confirmed before the reload that follows turning sign-in on had answered was
     // dropped, and the list never changed. The reload is held here until the disconnect has been asked for.
-    const project = await createProject({
-      configOverride: {
-        "auth.oauth.providers.github": { type: "github", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
-        "auth.oauth.providers.gitlab": { type: "gitlab", isShared: true, allowSignIn: true, allowConnectedAccounts: true },
-      },
-    });
-    const email = uniqueEmail();
-    const { userId } = await createUser(project, { email, password: PASSWORD });
-    await link(project, userId, "github", "octo@example.com", true);
-    await link(project, userId, "gitlab", "lab@example.com", false);
+    const { project, email } = await userWithGitHubAndGitLab();
     const page = await mount(project, "<auth-connected-accounts-settings></auth-connected-accounts-settings>");
     await page.app.signInWithCredential({ email, password: PASSWORD, noRedirect: true });
     const rows = await until(() => (page.host.querySelectorAll("li").length === 2 ? [...page.host.querySelectorAll("li")] : null));

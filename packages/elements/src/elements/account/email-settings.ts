@@ -146,6 +146,8 @@ export class AuthEmailSettingsElement extends AuthElement {
     if (confirmed) await this.run(channel, () => this.app!.updateContactChannel(channel.id, { usedForAuth: false }), stopUsing(channel));
   }
 
+  private readonly actions = new OneAtATime();
+
   /**
    * Runs one channel action (after any still running), then reloads the list (the server decides what changed, e.g.
    * the old primary).
@@ -154,8 +156,6 @@ export class AuthEmailSettingsElement extends AuthElement {
   private run(channel: ContactChannel, action: () => Promise<unknown>, change?: Change): Promise<void> {
     return this.actions.run(() => this.runNow(channel, action, change));
   }
-
-  private readonly actions = new OneAtATime();
 
   private async runNow(channel: ContactChannel, action: () => Promise<unknown>, change?: Change): Promise<void> {
     if (!this.app) return;
