@@ -35,8 +35,9 @@ export default defineConfig({
     // root config, so it is set here, for the forks pool only.
     poolOptions: { forks: { isolate: !shareServerFiles } },
     // One migrated database for the run (PGlite, and PostgreSQL when given), which every test server starts from.
-    // And the email sandbox's library script, built once for the run (email-library.global.ts).
-    globalSetup: ["packages/server/test/support/test-databases.global.ts", "packages/server/test/support/email-library.global.ts"],
+    // And the email sandbox's library script and the bundled server, built once for the run (email-library.global.ts,
+    // server-bundle.global.ts).
+    globalSetup: ["packages/server/test/support/test-databases.global.ts", "packages/server/test/support/email-library.global.ts", "packages/server/test/support/server-bundle.global.ts"],
     minWorkers: 1,
     projects: [
       { test: { name: "protocol", include: ["packages/protocol/test/**/*.test.ts"] } },

@@ -5,7 +5,7 @@
 // running the TypeScript sources through tsx; this file is only what Node loads faster.
 import { readdirSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { dirname, relative, sep } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
@@ -61,12 +61,13 @@ export async function bundleSources({ entry, outfile, external, placeOf, options
  * The repository's bundle: dist/main.js, and next to it a chunk for each module the server imports only when first
  * used (`await import(…)`: @simplewebauthn/server with its ASN.1 and X.509 code, the CLI's commands…), which Node
  * then neither reads nor compiles at start (issue 35), and the code both share. Chunks of earlier builds are removed.
+ * `dist` puts it elsewhere (the test run's own, test/support/server-bundle.global.ts): a directory inside
+ * packages/server, where Node finds the same packages for its imports as from dist/.
  */
-export async function bundleServer() {
-  const dist = `${serverDir}dist/`;
+export async function bundleServer(dist = `${serverDir}dist/`) {
   const { metafile } = await bundleSources({
     entry: `${serverDir}src/main.ts`,
-    outfile: SERVER_BUNDLE,
+    outfile: `${dist}main.js`,
     external: EXTERNAL,
     placeOf: (path) => path,
     // In dist/ itself, beside main.js: each source's import.meta.url is mapped relative to there (bundleSources).
@@ -76,4 +77,5 @@ export async function bundleServer() {
   for (const name of readdirSync(dist)) if (/^chunk-[\w-]+\.js(\.map)?$/.test(name) && !written.has(name)) rmSync(`${dist}${name}`, { force: true });
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await bundleServer();
+// `node scripts/bundle.mjs [dist/]`
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await bundleServer(process.argv[2] ? resolve(process.argv[2]) + "/" : undefined);

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-// The server run from its sources (`node --conditions=source --import tsx src/main.ts`, as
-// `npm run start --workspace @latchkey/server` does; `npm start` runs the same code bundled, see npm-start.test.ts),
-// in a child process. Not through the `tsx` command: it relays signals to a second process and SIGKILLs it
-// when that does not acknowledge within 30 ms, which a busy machine misses (exit 143 instead of a clean shutdown).
+// The server in a child process: bundled from the current sources once for the run (server-bundle.global.ts), as
+// `npm start` runs it, or else from its sources (`node --conditions=source --import tsx src/main.ts`, as
+// `npm run start --workspace @latchkey/server` does). Not through the `tsx` command: it relays signals to a second
+// process and SIGKILLs it when that does not acknowledge within 30 ms, which a busy machine misses (exit 143 instead
+// of a clean shutdown).
 const serverDir = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface ServerProcess {
@@ -21,7 +22,8 @@ let nextPort = 20_000 + workerSlot * 1000 + Math.floor(Math.random() * 200) * 4;
 
 export function runServerProcess(env: Record<string, string>): ServerProcess {
   const port = String(nextPort++);
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", "src/main.ts"], {
+  const bundle = process.env.LATCHKEY_TEST_SERVER_BUNDLE;
+  const child = spawn(process.execPath, bundle ? [bundle] : ["--conditions=source", "--import", "tsx", "src/main.ts"], {
     cwd: serverDir,
     env: { PATH: process.env.PATH ?? "", LATCHKEY_PORT: port, LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "warn", ...testRunLibrary(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
