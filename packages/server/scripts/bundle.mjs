@@ -10,7 +10,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
 const serverDir = fileURLToPath(new URL("..", import.meta.url));
-export const SERVER_BUNDLE = `${serverDir}dist/main.js`;
 
 /**
  * Left to Node's own loading: packages that find files next to their code at run time (PGlite's WebAssembly

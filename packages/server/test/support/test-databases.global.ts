@@ -5,6 +5,7 @@ import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { connectDatabase } from "../../src/db/connect.js";
 import { migrate } from "../../src/db/migrate.js";
+import { ensureTemplate } from "../../src/db/pglite-template.js";
 
 /**
  * vitest global setup: the migrated, empty database every test server starts from, made once for the run.
@@ -36,15 +37,8 @@ async function pgliteTemplate(): Promise<() => Promise<void>> {
   const parent = memoryBackedDir();
   removeStaleRunDirs(parent);
   const runDir = mkdtempSync(join(parent, `${RUN_DIR_PREFIX}${process.pid}-`));
-  const template = join(runDir, "template");
-  const db = await connectDatabase({ kind: "pglite", dataDir: template });
-  try {
-    await migrate(db);
-  } finally {
-    await db.destroy();
-  }
-  process.env.LATCHKEY_TEST_PGLITE_RUN_DIR = runDir;
-  process.env.LATCHKEY_TEST_PGLITE_TEMPLATE = template;
+  // Made as production makes its template, under the name the test servers' data dirs look for (pglite-template.ts).
+  if (await ensureTemplate({ templatesDir: runDir, announce: () => {} })) process.env.LATCHKEY_TEST_PGLITE_RUN_DIR = runDir;
   return async () => rmSync(runDir, { recursive: true, force: true });
 }
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
@@ -77,21 +77,20 @@ async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<voi
 }
 
 /**
- * A PGlite data dir of its own, copied from the migrated, empty one vitest's global setup made for this run
- * (test-databases.global.ts), as a new production data dir is copied from its template: initdb and the migrations
+ * A PGlite data dir of its own, filled from the migrated template vitest's global setup made for this run
+ * (test-databases.global.ts) the way a new production data dir is (db/pglite-template.ts): initdb and the migrations
  * cost seconds per test file. In memory (tmpfs) where the machine has one. Without the setup (another runner), an
  * in-memory PGlite that makes its database itself.
  */
 async function pgliteDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<void> }> {
   const runDir = process.env.LATCHKEY_TEST_PGLITE_RUN_DIR;
-  const template = process.env.LATCHKEY_TEST_PGLITE_TEMPLATE;
-  if (!runDir || !template) return { db: await connectDatabase({ kind: "pglite", dataDir: undefined }), dropDatabase: async () => {} };
+  if (!runDir) return { db: await connectDatabase({ kind: "pglite", dataDir: undefined }), dropDatabase: async () => {} };
   const dataDir = mkdtempSync(join(runDir, "data-"));
+  const dropDatabase = async () => rmSync(dataDir, { recursive: true, force: true });
   try {
-    cpSync(template, dataDir, { recursive: true });
-    return { db: await connectDatabase({ kind: "pglite", dataDir }), dropDatabase: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    return { db: await connectDatabase({ kind: "pglite", dataDir, template: { templatesDir: runDir, announce: () => {} } }), dropDatabase };
   } catch (error) {
-    rmSync(dataDir, { recursive: true, force: true });
+    await dropDatabase();
     throw error;
   }
 }
