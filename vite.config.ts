@@ -34,10 +34,10 @@ export default defineConfig({
     // pool recycles none by memory. bench/node-suite.mjs measures both ways. Vitest reads a pool's isolation from the
     // root config, so it is set here, for the forks pool only.
     poolOptions: { forks: { isolate: !shareServerFiles } },
-    // One migrated database for the run (PGlite, and PostgreSQL when given), which every test server starts from.
-    // And the email sandbox's library script and the bundled server, built once for the run (email-library.global.ts,
-    // server-bundle.global.ts).
-    globalSetup: ["packages/server/test/support/test-databases.global.ts", "packages/server/test/support/email-library.global.ts", "packages/server/test/support/server-bundle.global.ts"],
+    // One migrated database for the run (PGlite, and PostgreSQL when given), which every test server starts from,
+    // the email sandbox's library script and the bundled server, made once for the run, side by side
+    // (run-setup.global.ts: test-databases, email-library and server-bundle.global.ts).
+    globalSetup: ["packages/server/test/support/run-setup.global.ts"],
     minWorkers: 1,
     projects: [
       { test: { name: "protocol", include: ["packages/protocol/test/**/*.test.ts"] } },

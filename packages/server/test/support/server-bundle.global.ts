@@ -1,6 +1,7 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 const serverDir = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -11,11 +12,11 @@ const serverDir = fileURLToPath(new URL("../..", import.meta.url));
  * 35). The bundle goes in a directory of the run's own inside packages/server, so that it finds the packages dist/
  * finds, and no `npm start` building dist/ meanwhile is disturbed. Without it the processes run from the sources.
  */
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
   const dir = `${serverDir}node_modules/.cache/latchkey-test-server-${process.pid}/`;
   try {
     mkdirSync(dir, { recursive: true });
-    execFileSync(process.execPath, ["scripts/bundle.mjs", dir], { cwd: serverDir, stdio: ["ignore", "ignore", "pipe"] });
+    await promisify(execFile)(process.execPath, ["scripts/bundle.mjs", dir], { cwd: serverDir });
     process.env.LATCHKEY_TEST_SERVER_BUNDLE = `${dir}main.js`;
   } catch (error) {
     console.warn(`Server processes run from the sources: ${String(error)}`);
