@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { sql } from "kysely";
@@ -17,6 +18,12 @@ const root = mkdtempSync(join(tmpdir(), "latchkey-template-"));
 const templatesDir = join(root, "templates");
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** The paths of the files under `dir`, relative to it. */
+const filesOf = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 
 async function openFromTemplate(dataDir: string, announced: string[]): Promise<Db> {
   return connectDatabase({ kind: "pglite", dataDir, template: { templatesDir, announce: (message) => announced.push(message) } });
@@ -74,6 +81,30 @@ describe.skipIf(onPostgres)("a new data dir made from the PGlite template", () =
       await second.destroy();
     }
     expect(announced).toEqual([]);
+  }, 120_000);
+
+  it("is never changed by the data dirs made from it, whose files it shares with them", async () => {
+    // A new data dir links the template databases' files (template0 and template1, which nothing opens) instead of
+    // copying them: whatever a data dir goes through must leave the template as it was.
+    const template = pgliteTemplatePath(templatesDir);
+    const contents = () => Object.fromEntries(filesOf(template).map((path) => [path, createHash("sha256").update(readFileSync(join(template, path))).digest("hex")]));
+    await (await openFromTemplate(join(root, "warm-up"), [])).destroy(); // the template exists
+    const before = contents();
+    const dataDir = join(root, "shares-files");
+    for (let start = 0; start < 2; start++) {
+      const db = await openFromTemplate(dataDir, []);
+      try {
+        expect(await migrate(db)).toEqual([]);
+        await sql`insert into projects (id, display_name) values (${`project-${start}`}, 'Project')`.execute(db);
+        await sql`vacuum analyze`.execute(db);
+        await sql`checkpoint`.execute(db);
+      } finally {
+        await db.destroy();
+      }
+    }
+    expect(contents()).toEqual(before);
+    // The data dir holds every file the template does.
+    expect(filesOf(dataDir).filter((path) => path !== "latchkey.lock")).toEqual(expect.arrayContaining(Object.keys(before).filter((path) => !path.endsWith("pg_internal.init"))));
   }, 120_000);
 
   it("is made by npm's postinstall, so that the first start on a machine only copies it", async () => {
