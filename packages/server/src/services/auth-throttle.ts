@@ -185,7 +185,7 @@ export interface OneRowRead<Row> {
 }
 
 /** The first try for the slots with a read beside it, compiled once per shape (admit). */
-const takeSlotsReading = new CompiledOnce<Record<string, unknown>, { admission_slots: string[] | null }>();
+const takeSlotsReading = new CompiledOnce<Record<string, unknown>, { admission_taken: number; admission_slots: string[] | null }>();
 
 async function admit<Row extends { id: unknown }>(db: Db, subject: ThrottleSubject, read?: OneRowRead<Row>): Promise<{ admission: Admission; row: Row | undefined }> {
   const counters = countersOf(subject);
@@ -197,7 +197,8 @@ async function admit<Row extends { id: unknown }>(db: Db, subject: ThrottleSubje
   const firstTry = async () => {
     if (!read) return takeSlots(db, counters, false);
     // The read runs on the statement's snapshot, beside the slots' insert (a data-modifying CTE); the aggregate
-    // gives one row whether or not it finds one.
+    // gives one row whether or not it finds one. The keys taken come back only when some were not (the usual case
+    // needs no array to parse).
     // Its text depends on which counters apply (their rules' thresholds are in it) and on the read's own shape.
     const shape = `${subject.kind} ${counters.map((c) => (c.rule === LIMITS[subject.kind].account ? "account" : "ip")).join(",")} ${read.shape}`;
     const values: Record<string, unknown> = { ...read.values };
@@ -205,15 +206,20 @@ async function admit<Row extends { id: unknown }>(db: Db, subject: ThrottleSubje
     const build = (slots: Record<string, unknown>) =>
       db
         .with("taken", (() => takeSlotsStatement(counters.map((c, i) => ({ ...c, key: slots[`counter${i}`] as string })), false, "cte")) as never)
-        .selectFrom(sql<{ admission_slots: string[] | null }>`(select array_agg(key) as admission_slots from taken)`.as("slots"))
+        .selectFrom(
+          sql<{
+            admission_taken: number;
+            admission_slots: string[] | null;
+          }>`(select count(*)::int as admission_taken, case when count(*) < ${sql.lit(counters.length)} then array_agg(key) end as admission_slots from taken)`.as("slots"),
+        )
         .leftJoinLateral(read.build(slots).as("r"), (join) => join.onTrue())
         .selectAll("r")
-        .select("slots.admission_slots")
+        .select(["slots.admission_taken", "slots.admission_slots"])
         .modifyEnd(preparedStatement);
-    const result = (await takeSlotsReading.run(db, shape, values, build)).rows[0] as Row & { admission_slots: string[] | null };
-    const { admission_slots, ...columns } = result;
+    const result = (await takeSlotsReading.run(db, shape, values, build)).rows[0] as Row & { admission_taken: number; admission_slots: string[] | null };
+    const { admission_taken, admission_slots, ...columns } = result;
     if (columns.id !== null) row = columns as unknown as Row;
-    return settleTaken(db, counters, admission_slots ?? []);
+    return admission_taken === counters.length || settleTaken(db, counters, admission_slots ?? []);
   };
   const deadline = Date.now() + SLOT_WAIT_MS;
   for (let pause = 10, retry = false; !(await (retry ? takeSlots(db, counters, retry) : firstTry())); pause = Math.min(2 * pause, 200), retry = true) {

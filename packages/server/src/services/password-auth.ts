@@ -129,7 +129,12 @@ export async function signInWithPassword(db: Db, env: Env, project: ProjectRow, 
   // takes its slot in the statement that looks the account up, and gives it back in the one that makes the session,
   // so the limits cost a sign-in no round trip of its own: two statements in all.
   const attempt = { kind: "password" as const, projectId: project.id, account: email, ...source };
-  const read = { shape: "user by auth email", values: { projectId: project.id, email }, build: (v: Record<string, unknown>) => userByAuthEmailQuery(db, v.projectId as string, v.email as string) };
+  const read = {
+    shape: "user by auth email",
+    values: { projectId: project.id, email },
+    // What the sign-in needs of the user: the hash, and whether a second factor is due (services/mfa-gate.ts).
+    build: (v: Record<string, unknown>) => userByAuthEmailQuery(db, v.projectId as string, v.email as string).select(["users.id", "users.password_hash", "users.totp_secret"]),
+  };
   const { admission, row: user } = await admitAttemptReading(db, attempt, read);
   let matches: boolean;
   try {
@@ -152,7 +157,7 @@ async function finishPasswordSignIn(
   db: Db,
   env: Env,
   project: ProjectRow,
-  user: UserRow,
+  user: Pick<UserRow, "id" | "totp_secret">,
   hash: string,
   password: string,
   settle: SettleWithin | undefined,

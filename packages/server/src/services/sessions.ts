@@ -59,11 +59,14 @@ async function createSession(db: Db, session: NewSession) {
   const row = rows[0];
   // The join finds no user only if it was deleted meanwhile: an unknown failure, as before the statement was compiled once.
   if (!row) throw new Error("The new session's user was deleted meanwhile.");
-  const { display_name, selected_team_id, is_anonymous, user_created_at, restricted_by_admin, totp_secret, primary_email, primary_email_verified, ...sessionRow } = row;
-  const user = { id: row.user_id, display_name, selected_team_id, is_anonymous, created_at: user_created_at, restricted_by_admin, totp_secret };
+  const { display_name, selected_team_id, is_anonymous, user_created_at, restricted_by_admin, totp_secret, primary_email, primary_email_verified } = row;
+  const user = { id: session.userId, display_name, selected_team_id, is_anonymous, created_at: user_created_at, restricted_by_admin, totp_secret };
   const primaryEmail = primary_email === null ? null : { value: primary_email, is_verified: primary_email_verified ?? false };
-  return { session: sessionRow as SessionRow, refreshToken, user, primaryEmail };
+  return { session: { id: row.id, project_id: session.project.id, is_impersonation: isImpersonation }, refreshToken, user, primaryEmail };
 }
+
+/** What a sign-in tells its caller of the session it made: its id (the access token's `refresh_token_id`). */
+export type NewSessionRow = Pick<SessionRow, "id" | "project_id" | "is_impersonation">;
 
 interface SessionStatementValues extends Record<string, unknown> {
   projectId: string;
@@ -100,7 +103,8 @@ function sessionStatementOf(db: Db, v: SessionStatementValues, alongsideShape: s
           last_used_user_agent: v.userAgent,
           last_used_country_code: v.countryCode,
         })
-        .returningAll(),
+        // Its id and user: the caller knows the rest, and need not read back (nor parse) the row's other columns.
+        .returning(["id", "user_id"]),
     )
     .with("activity", (qb) =>
       qb
@@ -119,8 +123,8 @@ function sessionStatementOf(db: Db, v: SessionStatementValues, alongsideShape: s
       .leftJoin("contact_channels", (join) =>
         join.onRef("contact_channels.user_id", "=", "users.id").on("contact_channels.is_primary", "=", true).on("contact_channels.type", "=", "email"),
       )
-      .selectAll("session")
       .select([
+        "session.id",
         "users.display_name",
         "users.selected_team_id",
         "users.is_anonymous",
@@ -249,7 +253,7 @@ async function signSessionAccessToken(
 }
 
 /** Signs a user in: a new session and its first access token (the protocol's sign-in response tokens). */
-export async function signInUser(db: Db, env: Env, session: NewSession): Promise<{ refresh_token: string; access_token: string; session: SessionRow }> {
+export async function signInUser(db: Db, env: Env, session: NewSession): Promise<{ refresh_token: string; access_token: string; session: NewSessionRow }> {
   const created = await createSession(db, session);
   const accessToken = await signSessionAccessToken(db, env, created.session, created.user, created.primaryEmail, restrictionPolicy(session.project));
   return { refresh_token: created.refreshToken, access_token: accessToken, session: created.session };
