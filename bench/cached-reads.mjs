@@ -51,7 +51,7 @@ async function main() {
   const servers = [];
   for (const [i, serverRoot] of options.roots.entries()) {
     const port = await freePort();
-    const nodeArgs = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [];
+    const nodeArgs = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : undefined; // undefined: BENCH_LATCHKEY_NODE_ARGS
     const [command, args] = await serverCommand(serverRoot, nodeArgs);
     const entry = children.start(`Latchkey ${serverRoot}`, command, args, latchkeyEnv({ databaseUrl: databaseUrlOf(options.databaseUrl, databases[i]), port }));
     const origin = `http://127.0.0.1:${port}`;

@@ -21,7 +21,8 @@ export interface Caches {
 
 /** The cache key of a session: its refresh token hash as PostgreSQL writes a bytea in JSON (`\\x…`). */
 export function sessionCacheKey(refreshTokenHash: Uint8Array): string {
-  return `\\x${Buffer.from(refreshTokenHash).toString("hex")}`;
+  // A view of the hash's bytes, not a copy (Buffer.from of a Uint8Array copies): this runs for every refresh.
+  return `\\x${Buffer.from(refreshTokenHash.buffer, refreshTokenHash.byteOffset, refreshTokenHash.byteLength).toString("hex")}`;
 }
 
 export type KeySetHashes = Pick<

@@ -31,6 +31,18 @@ const cache = new Map<string, SigningKey>();
 
 /** The key pair of one audience in one generation. */
 export function deriveSigningKey(seed: Uint8Array, audience: string): SigningKey {
+  // Every token signed asks for its key: found by the seed object the key ring holds, without hex-encoding the seed.
+  let bySeed = bySeedObject.get(seed);
+  if (!bySeed) bySeedObject.set(seed, (bySeed = new Map()));
+  const known = bySeed.get(audience);
+  if (known) return known;
+  const key = deriveSigningKeyOnce(seed, audience);
+  bySeed.set(audience, key);
+  return key;
+}
+const bySeedObject = new WeakMap<Uint8Array, Map<string, SigningKey>>();
+
+function deriveSigningKeyOnce(seed: Uint8Array, audience: string): SigningKey {
   const cacheKey = `${Buffer.from(seed).toString("hex")}\u0000${audience}`;
   const cached = cache.get(cacheKey);
   if (cached) return cached;

@@ -12,8 +12,8 @@ export async function parseBody(request: Request): Promise<unknown> {
   if (request.method === "GET" || request.method === "HEAD") return undefined;
   const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   // Without a body, reading one would only make the adapter build a fetch Request for nothing.
-  const buffer = carriesBody(request) ? await request.arrayBuffer() : new ArrayBuffer(0);
-  rawBodies.set(request, buffer);
+  const buffer = carriesBody(request) ? await request.arrayBuffer() : EMPTY_BODY;
+  (request as BodyRead)[RAW_BODY] = buffer;
   if (!contentType) return undefined;
   const text = () => utf8(buffer);
   switch (contentType) {
@@ -30,11 +30,15 @@ export async function parseBody(request: Request): Promise<unknown> {
   }
 }
 
-const rawBodies = new WeakMap<Request, ArrayBuffer>();
+// On the request itself rather than in a WeakMap: an entry per POST would make every garbage collection walk them.
+const RAW_BODY = Symbol("raw body");
+type BodyRead = Request & { [RAW_BODY]?: ArrayBuffer };
+/** Shared by every request without a body (most POSTs of the protocol: refresh, sign-out); nothing writes to it. */
+const EMPTY_BODY = new ArrayBuffer(0);
 
 /** The bytes a request's body was parsed from: Stripe's webhook signature covers them exactly (issue 32). */
 export function rawBodyOf(request: Request): ArrayBuffer | undefined {
-  return rawBodies.get(request);
+  return (request as BodyRead)[RAW_BODY];
 }
 
 function utf8(buffer: ArrayBuffer | Uint8Array): string {

@@ -3,6 +3,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context } from "hono";
 import type { AccessType, AppEnv } from "./context.js";
 import { requestCountry } from "../services/user-activity.js";
+import { requestHeader } from "./dialect.js";
 
 /**
  * A comma-separated list of addresses and CIDR ranges as a BlockList: the deployment's own reverse proxies
@@ -63,7 +64,7 @@ export function clientIp(c: Context<AppEnv>): string | undefined {
  */
 export function trustedProxyCountry(c: Context<AppEnv>): string | undefined {
   // Most requests name no country; finding the peer and checking it against the list costs more than the headers.
-  const country = requestCountry((name) => c.req.header(name));
+  const country = requestCountry((name) => requestHeader(c, name));
   if (country === null) return undefined;
   let peer: string | undefined;
   try {

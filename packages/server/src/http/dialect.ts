@@ -39,14 +39,20 @@ export function mixedDialectsError(c: Context<AppEnv>): InstanceType<typeof Know
 
 /** A protocol request header by its name without prefix (`access-token`), under the request's dialect. */
 export function protocolHeader(c: Context<AppEnv>, name: string): string | undefined {
-  const fullName = REQUEST_HEADER_PREFIX[c.get("dialect")] + name;
-  // Read from Node's parsed headers where the request came through the Node adapter (the authentication reads a dozen
-  // of these per request): what the adapter's lookup returns for such a name, without its checks of the name.
+  return requestHeader(c, REQUEST_HEADER_PREFIX[c.get("dialect")] + name) || undefined;
+}
+
+/**
+ * A request header by its lowercase name, as `c.req.header()` gives it. Read from Node's parsed headers where the
+ * request came through the Node adapter (the authentication reads a dozen of these per request): what the adapter's
+ * lookup returns for such a name, without its checks of the name.
+ */
+export function requestHeader(c: Context<AppEnv>, lowercaseName: string): string | undefined {
   const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
-  const value = incoming?.headers?.[fullName];
-  if (typeof value === "string" && isPlainHeaderValue(value)) return value || undefined;
+  const value = incoming?.headers?.[lowercaseName];
+  if (typeof value === "string" && isPlainHeaderValue(value)) return value;
   if (incoming?.headers && value === undefined) return undefined;
-  return c.req.header(fullName) || undefined;
+  return c.req.header(lowercaseName);
 }
 
 /** A value the adapter returns as it is: no surrounding whitespace to trim, nothing it refuses. */

@@ -43,10 +43,17 @@ class TokenActivityNotes {
     private readonly log: Logger,
   ) {}
 
-  add(note: Note): void {
-    const key = `${note.userId}|${note.day}`;
+  /** Notes a token given now; a user's later tokens of the day update the day's note in place (a refresh makes no new object). */
+  add(projectId: string, userId: string, country: string | null): void {
+    const day = currentUtcDay();
+    const key = `${userId}|${day}`;
     const earlier = this.notes.get(key);
-    this.notes.set(key, earlier ? { ...note, country: note.country ?? earlier.country } : note);
+    if (earlier) {
+      earlier.at = new Date();
+      if (country !== null) earlier.country = country;
+      return;
+    }
+    this.notes.set(key, { projectId, userId, day, at: new Date(), country });
     if (this.notes.size >= MAX_NOTES) void this.flush();
   }
 
@@ -96,10 +103,10 @@ export function startTokenActivity(db: Db, log: Logger): { stop(): Promise<void>
  */
 export async function noteAccessToken(db: Kysely<any>, token: { projectId: string; userId: string }): Promise<void> {
   const facts = requestScopeOf(db)?.facts as Partial<RequestActivityFacts> | undefined;
-  const note: Note = { ...token, day: currentUtcDay(), at: new Date(), country: facts?.activityCountry?.() ?? null };
+  const country = facts?.activityCountry?.() ?? null;
   const notes = byAdapter.get(db.getExecutor().adapter);
-  if (notes) notes.add(note);
-  else await writeNotes(db as Db, [note]);
+  if (notes) notes.add(token.projectId, token.userId, country);
+  else await writeNotes(db as Db, [{ projectId: token.projectId, userId: token.userId, day: currentUtcDay(), at: new Date(), country }]);
 }
 
 /** Writes the process's notes for `db` before a read that must see them (`GET /internal/metrics`). */
