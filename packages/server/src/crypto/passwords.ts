@@ -1,5 +1,4 @@
 import { hash as argon2Hash, verify as argon2Verify } from "@node-rs/argon2";
-import bcrypt from "bcryptjs";
 import { availableParallelism } from "node:os";
 
 /**
@@ -69,9 +68,14 @@ export function isSupportedPasswordHash(hash: string): boolean {
   return /^\$argon2(id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/.test(hash);
 }
 
+// Only imported users' passwords are bcrypt hashes: loaded with the first one verified, off every start (issue 35).
+let bcryptPackage: Promise<typeof import("bcryptjs")> | undefined;
+
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  // Outside the try: a package that cannot load is the server's fault, not a wrong password.
+  const bcrypt = hash.startsWith("$2") ? (await (bcryptPackage ??= import("bcryptjs"))).default : undefined;
   try {
-    if (hash.startsWith("$2")) {
+    if (bcrypt) {
       const matches = await bcrypt.compare(password, hash);
       passwordHashRuns.bcryptVerify++;
       return matches;

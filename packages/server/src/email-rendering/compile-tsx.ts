@@ -4,12 +4,16 @@
  * source, so a template sent to many users or previewed again is compiled once.
  */
 import { createHash } from "node:crypto";
-import { transform, type Message } from "esbuild";
+import type { Message } from "esbuild";
 
 export class TsxCompileError extends Error {}
 
 const CACHE_SIZE = 500;
 const compiled = new Map<string, Promise<string>>();
+
+// Loaded with the first template compiled (the first mail a server renders): a server that renders none never needs it, and
+// Node's loading of the package (~60 ms of CPU) is off every start and every test file's (issue 35).
+let esbuildPackage: Promise<typeof import("esbuild")> | undefined;
 
 function describe(kind: string, message: Message): string {
   const where = message.location ? ` at line ${message.location.line}, column ${message.location.column + 1}` : "";
@@ -17,6 +21,7 @@ function describe(kind: string, message: Message): string {
 }
 
 async function compile(source: string, kind: string): Promise<string> {
+  const { transform } = await (esbuildPackage ??= import("esbuild"));
   try {
     const result = await transform(source, {
       loader: "tsx",
