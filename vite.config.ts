@@ -11,6 +11,11 @@ const serverE2e = "packages/server/test/**/*.e2e.test.ts";
 // redirect allow-list): run once, with the PGlite project, not again against PostgreSQL.
 const databaseFree = ["config", "drain", "email-rendering", "email-rendering-bounds", "email-rendering-sandbox-state", "layers", "redirect-allow-list", "announced-writes"].map((name) => `packages/server/test/${name}.test.ts`);
 
+// A server test that takes 2–3 s alone took over 30 s beside other suites on a two-core machine at load 17–20
+// (the published SDK's team scenario, every flow's mail rendered from a project's template). Every test waits for
+// conditions, never for fixed time, so the room costs nothing when things are fast; a hang still fails.
+const NODE_TEST_TIMEOUT = 90_000;
+
 const shareServerFiles = process.env.LATCHKEY_TEST_SHARE_SERVER === "1";
 
 // Workspace packages resolve to their TypeScript sources (the `source` export condition), not to their built dist/.
@@ -50,12 +55,12 @@ export default defineConfig({
       // @latchkey/next's pieces that need no Next.js server (its pages are tested in demo/test/next-server-auth).
       { test: { name: "next", include: ["packages/next/test/**/*.test.ts"] } },
       // The core's integration tests start a real server in-process, on PGlite.
-      { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
-      { test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
+      { test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
       // End-to-end: the demo pages in Debian's Chromium (playwright-core), against a real server and SMTP capture.
       { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts", "packages/dashboard/test/**/*.e2e.test.ts", serverE2e], testTimeout: 60_000, hookTimeout: 120_000 } },
       ...(postgresUrl
-        ? [{ test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, ...databaseFree, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: 30_000, hookTimeout: 60_000 } }]
+        ? [{ test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, ...databaseFree, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } }]
         : []),
     ].map((project) => ({ ...SOURCES, ...project, test: shareServerFiles && project.test.name.startsWith("server (") ? { pool: "forks" as const, poolOptions: { forks: { isolate: false } }, ...project.test } : { pool: "threads" as const, ...project.test } })),
   },
