@@ -9,6 +9,11 @@
 // comparison is taken under the same conditions.
 //
 //   node bench/sign-in-cpu.mjs [--duration 10] [--warmup 2] [--connections 32] [--runs 3] [--root /tmp/base --root .]
+//                              [--stub-hash [ms]]
+//
+// --stub-hash: the servers' argon2id verifications answer at once (or after `ms`) without hashing (hash-stub.mjs): the
+// work beside the hash alone, at the rate the main thread allows, for profiles and before/after comparisons of that
+// work that the hash's CPU (two cores' worth) would drown. Not a sign-in's real cost: see README.
 //
 // BENCH_DATABASE_URL (an admin URL of a local PostgreSQL) and BENCH_LATCHKEY_NODE_ARGS (e.g. "--cpu-prof
 // --cpu-prof-dir=/tmp/p"; then `node bench/profile-summary.mjs <profile> --per <sign-ins>`) as for `npm run bench`.
@@ -37,9 +42,17 @@ const options = {
   warmup: number("warmup", "BENCH_WARMUP", 2, { min: 0, max: 60 }),
   connections: number("connections", "BENCH_CONNECTIONS", 32, { max: 1024 }),
   runs: number("runs", undefined, 3, { max: 20 }),
+  stubHash: argv.findIndex((a) => a === "--stub-hash" || a.startsWith("--stub-hash=")),
   roots: argv.flatMap((a, i) => (a === "--root" ? [resolve(argv[i + 1])] : a.startsWith("--root=") ? [resolve(a.slice(7))] : [])),
 };
 if (options.roots.length === 0) options.roots.push(root);
+// The stub's delay: `--stub-hash=5`, `--stub-hash 5`, or none (0).
+const stubDelay =
+  options.stubHash < 0 ? undefined : argv[options.stubHash].includes("=") ? Number(argv[options.stubHash].split("=")[1]) : /^\d+$/.test(argv[options.stubHash + 1] ?? "") ? Number(argv[options.stubHash + 1]) : 0;
+const nodeArgs = [
+  ...(process.env.BENCH_LATCHKEY_NODE_ARGS ?? "").split(/\s+/).filter(Boolean),
+  ...(stubDelay === undefined ? [] : ["--import", new URL("hash-stub.mjs", import.meta.url).pathname]),
+];
 installBenchDependencies();
 const { default: pg } = await import("pg");
 const { cpuSnapshot, postgresBackendsBetween, threadsCpu } = await import("./cpu.mjs");
@@ -66,14 +79,15 @@ async function main() {
     const databaseUrl = databaseUrlOf(adminUrl, database);
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const [command, args] = await serverCommand(serverRoot);
-    const server = children.start(options.roots.length > 1 ? `Latchkey ${serverRoot}` : "Latchkey", command, args, latchkeyEnv({ databaseUrl, port }));
+    const [command, args] = await serverCommand(serverRoot, nodeArgs);
+    const env = { ...latchkeyEnv({ databaseUrl, port }), ...(stubDelay === undefined ? {} : { BENCH_HASH_STUB_MS: String(stubDelay) }) };
+    const server = children.start(options.roots.length > 1 ? `Latchkey ${serverRoot}` : "Latchkey", command, args, env);
     await waitUntilUp(`${origin}/health`);
     const emails = await createUsers(latchkey, origin);
     servers.push({ root: serverRoot, database, origin, pid: server.pid, emails, statements: await statementStats(databaseUrl), rows: [], first: true });
   }
   console.log(
-    `sign-in CPU, Latchkey alone: PostgreSQL ${pgVersion}, concurrency ${options.connections}, ${options.warmup} s warm-up + ${options.duration} s measured, ${options.runs} runs${servers.length > 1 ? ` of each of ${servers.length} checkouts, alternated` : ""}; ` +
+    `sign-in CPU, Latchkey alone${stubDelay === undefined ? "" : `, argon2id verification STUBBED (answers after ${stubDelay} ms, no hashing: the work beside the hash only)`}: PostgreSQL ${pgVersion}, concurrency ${options.connections}, ${options.warmup} s warm-up + ${options.duration} s measured, ${options.runs} runs${servers.length > 1 ? ` of each of ${servers.length} checkouts, alternated` : ""}; ` +
       `load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}${servers[0].statements.available ? "" : "; no pg_stat_statements on this server: no statement counts"}`,
   );
   const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : "-");
