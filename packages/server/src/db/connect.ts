@@ -1,5 +1,6 @@
 import { mkdirSync, readdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import { NodeFS } from "@electric-sql/pglite/nodefs";
 import { Kysely, PostgresDialect } from "kysely";
 import type pg from "pg";
 import { StartupError } from "../startup-error.js";
@@ -77,15 +78,20 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
     pools.set(db, pool);
   } else {
     const lock = target.dataDir ? lockDataDir(target.dataDir) : undefined;
-    if (target.dataDir && target.template) await fillDataDir(target.dataDir, target.template, lock);
+    // An empty data dir is filled from the template while PGlite loads its WebAssembly and its own files (~0.2 s
+    // of CPU that needs no data dir); it opens the database once the files are there (FilledNodeFS).
+    const filled = target.dataDir && target.template ? fillDataDir(target.dataDir, target.template, lock) : undefined;
+    filled?.catch(() => {}); // awaited below; a failure is not unhandled meanwhile
     let pglite: PGlite;
     try {
       pglite = await PGlite.create({
-        ...(target.dataDir ? { dataDir: target.dataDir } : {}),
+        ...(target.dataDir ? (filled ? { fs: new FilledNodeFS(target.dataDir, filled) } : { dataDir: target.dataDir }) : {}),
         ...(target.snapshot ? { loadDataDir: target.snapshot } : {}),
         startParams: PGLITE_START_PARAMS,
       });
     } catch (error) {
+      // A data dir that could not be filled says so (and fillDataDir released the lock).
+      await filled;
       lock?.release();
       if (!target.dataDir) throw error;
       throw new StartupError(
@@ -113,6 +119,20 @@ function lockDataDir(dataDir: string): DataDirLock {
     throw new StartupError(`The data dir ${dataDir} holds other files and no Latchkey database. Point LATCHKEY_DATA_DIR at an empty or new directory.`);
   }
   return acquireDataDirLock(dataDir);
+}
+
+/** PGlite's file system for a data dir (NodeFS) that waits for the data dir's files before PGlite opens it. */
+class FilledNodeFS extends NodeFS {
+  constructor(
+    dataDir: string,
+    private readonly filled: Promise<unknown>,
+  ) {
+    super(dataDir);
+  }
+  override async initialSyncFs(): Promise<void> {
+    await this.filled;
+    return super.initialSyncFs();
+  }
 }
 
 async function fillDataDir(dataDir: string, template: TemplateOptions, lock: DataDirLock | undefined): Promise<void> {

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
-import { constants, copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFile, link as linkFile, mkdir, readdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,7 +65,7 @@ export async function fillFromTemplate(dataDir: string, options: TemplateOptions
   if (!template) return false;
   writeFileSync(join(dataDir, TEMPLATE_COPY_MARKER), "");
   try {
-    copyTree(template, dataDir, "");
+    await copyTree(template, dataDir, "");
   } catch {
     // The template went away mid-copy (a newer one replaced it), or the data dir filled up: start over in
     // place; a data dir that cannot take the files fails there with its own message.
@@ -87,24 +88,21 @@ const LINKED_DIRS = new Set([join("base", "1"), join("base", "4")]);
 
 /**
  * Copies the template's tree into the data dir (a reflink where the file system has them), linking the files of
- * LINKED_DIRS (a copy where a link cannot be made: another file system, no permission).
+ * LINKED_DIRS (a copy where a link cannot be made: another file system, no permission). Asynchronous: the files
+ * are made in libuv's threads while PGlite loads (connect.ts).
  */
-function copyTree(template: string, dataDir: string, relative: string): void {
+async function copyTree(template: string, dataDir: string, relative: string): Promise<void> {
   const link = LINKED_DIRS.has(relative);
-  for (const entry of readdirSync(join(template, relative), { withFileTypes: true })) {
+  for (const entry of await readdir(join(template, relative), { withFileTypes: true })) {
     const path = join(relative, entry.name);
     const [from, to] = [join(template, path), join(dataDir, path)];
     if (entry.isDirectory()) {
-      mkdirSync(to);
-      copyTree(template, dataDir, path);
+      await mkdir(to);
+      await copyTree(template, dataDir, path);
     } else if (!link) {
-      copyFileSync(from, to, constants.COPYFILE_FICLONE);
+      await copyFile(from, to, constants.COPYFILE_FICLONE);
     } else {
-      try {
-        linkSync(from, to);
-      } catch {
-        copyFileSync(from, to, constants.COPYFILE_FICLONE);
-      }
+      await linkFile(from, to).catch(() => copyFile(from, to, constants.COPYFILE_FICLONE));
     }
   }
 }
