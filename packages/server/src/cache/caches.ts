@@ -15,14 +15,16 @@ export interface Caches {
   projects: InvalidatingCache<ProjectWithKeys>;
   /** Keyed by user id (UUIDs are unique across projects; readers check the project). */
   users: InvalidatingCache<UserRecord>;
-  /** Keyed by `sessionCacheKey(refresh token hash)`: what a refresh looks up. */
+  /** Keyed by `sessionCacheKeyOfHex(refresh token hash)`: what a refresh looks up. */
   sessions: InvalidatingCache<SessionRow>;
 }
 
-/** The cache key of a session: its refresh token hash as PostgreSQL writes a bytea in JSON (`\\x…`). */
-export function sessionCacheKey(refreshTokenHash: Uint8Array): string {
-  // A view of the hash's bytes, not a copy (Buffer.from of a Uint8Array copies): this runs for every refresh.
-  return `\\x${Buffer.from(refreshTokenHash.buffer, refreshTokenHash.byteOffset, refreshTokenHash.byteLength).toString("hex")}`;
+/**
+ * The cache key of a session: its refresh token hash as PostgreSQL writes a bytea in JSON (`\\x…`), from the hash's
+ * hex (a refresh hashes its token straight to hex: no bytes, no copy).
+ */
+export function sessionCacheKeyOfHex(refreshTokenHashHex: string): string {
+  return `\\x${refreshTokenHashHex}`;
 }
 
 export type KeySetHashes = Pick<

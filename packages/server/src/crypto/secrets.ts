@@ -19,6 +19,15 @@ export function hashSecret(secret: string): Uint8Array {
   return new Uint8Array(hash("sha256", secret, "buffer"));
 }
 
+/** The same hash as hex (a cache key made from it needs no bytes); `hashFromHex` gives the bytes when needed. */
+export function hashSecretHex(secret: string): string {
+  return hash("sha256", secret, "hex");
+}
+
+export function hashFromHex(hex: string): Uint8Array {
+  return new Uint8Array(Buffer.from(hex, "hex"));
+}
+
 /** Compares an already computed hash with a stored one in constant time (one hash, many stored sets). */
 export function hashesEqual(presented: Uint8Array, stored: Uint8Array | null): boolean {
   if (!stored || stored.length !== presented.length) return false;

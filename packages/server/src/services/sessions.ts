@@ -1,6 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
 import { sql, type InferResult } from "kysely";
-import { sessionCacheKey, type Caches } from "../cache/caches.js";
+import { sessionCacheKeyOfHex, type Caches } from "../cache/caches.js";
 import type { Db } from "../db/connect.js";
 import { preparedStatement } from "../db/prepared-statements.js";
 import { CompiledOnce } from "../db/compiled-once.js";
@@ -10,7 +10,7 @@ import type { UserRecord } from "./user-read.js";
 import { restrictedReasonOf, restrictionPolicy, type RestrictionPolicy } from "./user-restrictions.js";
 import { signAccessToken, type AccessTokenDialect } from "../crypto/access-tokens.js";
 import { requestScopeOf } from "../db/request-scope.js";
-import { hashSecret, randomSecret } from "../crypto/secrets.js";
+import { hashFromHex, hashSecret, hashSecretHex, randomSecret } from "../crypto/secrets.js";
 import { currentRequestDevice, type SessionDevice } from "./session-device.js";
 import { noteAccessToken } from "./token-activity.js";
 import { settleStatement, type SettleWithin } from "./auth-throttle.js";
@@ -165,9 +165,9 @@ export async function sessionOfRefreshToken(db: Db, projectId: string, refreshTo
 
 /** The same through the session cache (cache/caches.ts): a refresh needs no query once its session is cached. */
 export async function findCachedSession(db: Db, caches: Caches, projectId: string, refreshToken: string): Promise<SessionRow> {
-  const hash = hashSecret(refreshToken);
-  const row = await caches.sessions.get(sessionCacheKey(hash), () =>
-    db.selectFrom("sessions").selectAll().where("refresh_token_hash", "=", hash).executeTakeFirst(),
+  const hex = hashSecretHex(refreshToken);
+  const row = await caches.sessions.get(sessionCacheKeyOfHex(hex), () =>
+    db.selectFrom("sessions").selectAll().where("refresh_token_hash", "=", hashFromHex(hex)).executeTakeFirst(),
   );
   if (!row || row.project_id !== projectId || (row.expires_at && row.expires_at.getTime() <= Date.now())) {
     throw new KnownErrors.RefreshTokenNotFoundOrExpired();
