@@ -35,16 +35,18 @@ export function TransactionsSection() {
   const [cursors, setCursors] = useState<(string | undefined)[]>([undefined]);
   const cursor = cursors[cursors.length - 1];
   const options = { limit: filters.limit, ...(cursor && { cursor }), ...(filters.type && { type: filters.type }), ...(filters.customerType && { customerType: filters.customerType }) };
+  const pageNumber = cursors.length;
   const page = useQuery({
     queryKey: paymentsKeys.transactions(projectId, options),
-    queryFn: () => admin.listTransactions(options),
+    // Each answer carries the number of its page: while the next page loads the last one stays on screen
+    // (keepPreviousData), and the table's caption must name the page whose rows it shows.
+    queryFn: async () => ({ ...(await admin.listTransactions(options)), pageNumber }),
     placeholderData: keepPreviousData,
   });
   const filter = (change: Partial<Filters>) => {
     setFilters({ ...filters, ...change });
     setCursors([undefined]);
   };
-  const pageNumber = cursors.length;
   const nextCursor = page.data?.nextCursor ?? null;
 
   return (
@@ -102,8 +104,8 @@ export function TransactionsSection() {
         <>
           <SimpleTable
             columns={["Date", "Kind", "Customer", "What", "Quantity", "Price", "Status"]}
-            caption={`Transactions, page ${pageNumber}`}
-            region={`Transactions, page ${pageNumber}`}
+            caption={`Transactions, page ${page.data.pageNumber}`}
+            region={`Transactions, page ${page.data.pageNumber}`}
           >
             {page.data.transactions.map((transaction) => (
               <TransactionRow key={`${transaction.type}-${transaction.id}`} projectId={projectId} transaction={transaction} />

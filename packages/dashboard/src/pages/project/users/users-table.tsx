@@ -35,9 +35,12 @@ export function UsersTable({ projectId }: { projectId: string }) {
   const cursors = pages.query === query ? pages.cursors : [undefined];
   const cursor = cursors[cursors.length - 1];
 
+  const pageNumber = cursors.length;
   const users = useQuery({
     queryKey: userListKey(projectId, { query, cursor }),
-    queryFn: () => admin.listUsers({ cursor, limit: USERS_PAGE_SIZE, orderBy: "signedUpAt", desc: true, query: query || undefined }),
+    // Each answer carries its search and page: while the next one loads the last one stays on screen
+    // (keepPreviousData), and the table's caption must name the page whose rows it shows.
+    queryFn: async () => ({ ...(await admin.listUsers({ cursor, limit: USERS_PAGE_SIZE, orderBy: "signedUpAt", desc: true, query: query || undefined })), query, pageNumber }),
     placeholderData: keepPreviousData,
   });
 
@@ -80,7 +83,7 @@ export function UsersTable({ projectId }: { projectId: string }) {
   );
   const table = useTable({ features, columns, data: users.data?.items ?? NO_USERS, getRowId: (user) => user.id });
   const rows = table.getRowModel().rows;
-  const pageNumber = cursors.length;
+  const shown = users.data ?? { query, pageNumber };
   const nextCursor = users.data?.nextCursor ?? null;
 
   return (
@@ -113,7 +116,7 @@ export function UsersTable({ projectId }: { projectId: string }) {
               id={`${id}-table`}
               className="users-table-wide"
               busy={users.isFetching}
-              caption={query ? `Users matching “${query}”, page ${pageNumber}` : `The project's users, page ${pageNumber}`}
+              caption={shown.query ? `Users matching “${shown.query}”, page ${shown.pageNumber}` : `The project's users, page ${shown.pageNumber}`}
             />
             <nav className="users-pager" aria-label="Pages of users">
               <button
