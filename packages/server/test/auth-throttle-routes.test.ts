@@ -164,10 +164,14 @@ describe("mail sends", () => {
   it("count verification mails a signed-in client asks for", async () => {
     const project = await emailProject();
     const tokens = await signUpWithPassword(project, email(), PASSWORD);
-    for (let i = 0; i < 30; i++) expect((await post(project, "/auth/otp/send-sign-in-code", { email: email(), callback_url: MAGIC_LINK_CALLBACK })).status).toBe(200);
     const channels = await api(emailFlow.server.url, "/contact-channels?user_id=me", { headers: { ...project.headers("client"), "x-stack-access-token": tokens.access_token } });
     const channel = channels.body.items[0];
+    const send = () => post(project, "/auth/otp/send-sign-in-code", { email: email(), callback_url: MAGIC_LINK_CALLBACK });
+    for (let i = 0; i < 30; i++) expect((await send()).status).toBe(200);
+    // The first block is a second long, which a loaded machine can spend before the resend is answered: sends after
+    // each wait double it until it has seconds to spare (as above).
+    await untilRefusedFor(3, send);
     const resend = await post(project, `/contact-channels/me/${channel.id}/send-verification-code`, { callback_url: RESET_CALLBACK }, { tokens });
-    expectRefused(resend, 1, SENT);
+    expectRefused(resend, Number(resend.headers.get("retry-after")), SENT);
   });
 });
