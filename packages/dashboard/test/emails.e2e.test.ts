@@ -4,6 +4,7 @@ import { createClientApp } from "../../core/src/index.js";
 import { freePort } from "../../server/test/support/ports.js";
 import { startSmtpCapture, type SmtpCapture } from "../../server/test/support/smtp-capture.js";
 import {
+  clickUntilShown,
   createAndOpenProject,
   type DashboardHarness,
   expectNoAxeViolations,
@@ -254,19 +255,22 @@ describe("the Emails page", () => {
     await page.getByLabel("Theme").selectOption({ label: "Brand" });
     await renderedEmail(page, "Note").getByText("BRAND FRAME", { exact: false }).waitFor();
 
-    await page.getByRole("button", { name: "Delete draft" }).click();
-    await page.getByRole("dialog", { name: "Delete the draft “Note”?" }).getByRole("button", { name: "Delete draft" }).click();
+    const confirmDraft = page.getByRole("dialog", { name: "Delete the draft “Note”?" });
+    await clickUntilShown(page.getByRole("button", { name: "Delete draft" }), confirmDraft);
+    await confirmDraft.getByRole("button", { name: "Delete draft" }).click();
     await page.getByText("No drafts yet.").waitFor();
 
     await openTab(page, "Themes");
     await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).click();
     // Its editor and preview first: the code editor and the preview change the page's layout as they arrive, and a
-    // click on a button that moves under the pointer is lost (a failure seen only on a loaded CI machine).
+    // click on a button that moves under the pointer is lost (a failure seen only on a loaded CI machine, once more
+    // after these waits: clickUntilShown clicks again when no dialog follows).
     await expect.poll(() => page.getByLabel("Name", { exact: true }).inputValue()).toBe("Brand");
     await renderedEmail(page, "Brand").getByText("BRAND FRAME", { exact: false }).waitFor();
     await page.getByLabel("TSX code of the theme").waitFor();
-    await page.getByRole("button", { name: "Delete theme" }).click();
-    await page.getByRole("dialog", { name: "Delete the theme “Brand”?" }).getByRole("button", { name: "Delete theme" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete the theme “Brand”?" });
+    await clickUntilShown(page.getByRole("button", { name: "Delete theme" }), confirm);
+    await confirm.getByRole("button", { name: "Delete theme" }).click();
     await page.getByRole("list", { name: "Themes" }).getByRole("button", { name: "Brand" }).waitFor({ state: "detached" });
   });
 

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, vi } from "vitest";
 import { constants, createAdminApp, createClientApp } from "../../../core/src/index.js";
 import { CHROMIUM_ARGS } from "../../../../demo/test/support/demo-e2e.js";
@@ -203,6 +203,25 @@ export async function openSection(page: Page, section: string): Promise<void> {
 }
 
 /** How far the page's content reaches past the viewport's width, in CSS pixels (0: nothing overflows). */
+/**
+ * Clicks `target` until `outcome` shows (a dialog it opens, say), waiting for it a few seconds after each click. A
+ * click lands where the button was when Playwright found it steady; a part of the page that arrives just then (the
+ * code editor, a preview) can move the button away first, and that click is lost — seen only on a loaded CI
+ * machine. A button that never brings `outcome` still fails, at the end of `timeout`.
+ */
+export async function clickUntilShown(target: Locator, outcome: Locator, timeout = 45_000): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    await target.click();
+    try {
+      await outcome.waitFor({ timeout: Math.max(1, Math.min(5_000, deadline - Date.now())) });
+      return;
+    } catch (error) {
+      if (Date.now() >= deadline) throw error;
+    }
+  }
+}
+
 export const horizontalOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
