@@ -9,7 +9,7 @@ const serverTests = ["packages/server/test/**/*.test.ts"];
 const serverE2e = "packages/server/test/**/*.e2e.test.ts";
 // Server test files that never open a database (configuration, the drain, mail rendering, the import layers, the
 // redirect allow-list): run once, with the PGlite project, not again against PostgreSQL.
-const databaseFree = ["config", "drain", "email-rendering", "email-rendering-bounds", "email-rendering-sandbox-state", "layers", "redirect-allow-list", "announced-writes"].map((name) => `packages/server/test/${name}.test.ts`);
+const databaseFree = ["config", "drain", "email-rendering", "email-rendering-bounds", "email-rendering-sandbox-state", "email-sandbox-shared", "layers", "redirect-allow-list", "announced-writes"].map((name) => `packages/server/test/${name}.test.ts`);
 
 // A server test that takes 2–3 s alone took over 30 s beside other suites on a two-core machine at load 17–20
 // (the published SDK's team scenario, every flow's mail rendered from a project's template). Every test waits for

@@ -36,6 +36,7 @@ const RUNTIME_FILES = [
   "packages/server/src/email-rendering/sandbox-process.mjs",
   "packages/server/src/email-rendering/sandbox-library.mjs",
   "packages/server/src/email-rendering/sandbox-limits.mjs",
+  "packages/server/src/email-rendering/sandbox-frames.mjs",
   "packages/dashboard/dist",
 ];
 /** Of the elements' dist/, the script-tag bundles and their locales (not the library's per-module output). */

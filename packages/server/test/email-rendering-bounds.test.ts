@@ -5,6 +5,9 @@ import { renderEmail, stopSandboxProcess, type EmailRenderInput } from "../src/e
 // whole. Everything that leaves the sandbox is now bounded there — the HTML and the plain text (1,000,000
 // characters each), the subject (1,000), the notification category (200) and error messages (2,000, cut with
 // "…") — and a render past a bound is an EMAIL_RENDERING_ERROR saying which. No database: the renderer only.
+// A sandbox process of this file's own, not the run's shared one (support/email-sandbox.global.ts): these tests
+// stop it, and push it to its limits.
+delete process.env.LATCHKEY_TEST_EMAIL_SANDBOX_SOCKET;
 afterAll(() => stopSandboxProcess());
 
 const project = { displayName: "Acme" };

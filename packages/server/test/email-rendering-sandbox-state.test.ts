@@ -5,6 +5,9 @@ import { renderEmail, stopSandboxProcess } from "../src/email-rendering/index.js
 // Issue 30 §2: `Array.prototype.push = () => 0` in one render broke every later render of that project (React
 // #426), and a property set on `React.Children` was read back by the next render. Each render of a project's warm
 // sandbox now starts from the state the libraries loaded into; and projects never share a sandbox. No database.
+// A sandbox process of this file's own, not the run's shared one (support/email-sandbox.global.ts): these tests
+// stop it, and push it to its limits.
+delete process.env.LATCHKEY_TEST_EMAIL_SANDBOX_SOCKET;
 afterAll(() => stopSandboxProcess());
 // Most tests here start a project's sandbox cold (it loads React, Tailwind and arktype), some two or three: on a
 // loaded 2-core machine that alone can take most of the default 30 s.

@@ -5,6 +5,9 @@ import { renderEmail, stopSandboxProcess, type EmailRenderInput } from "../src/e
 // Issue 19, rendering: the reference's own default themes and templates (what projects have and what the config
 // lists) rendered by our sandboxed renderer, and every sandbox limit ending in a clean EMAIL_RENDERING_ERROR while
 // the renderer keeps working. No database: the renderer is a pure function of its input.
+// A sandbox process of this file's own, not the run's shared one (support/email-sandbox.global.ts): these tests
+// stop it, and push it to its limits.
+delete process.env.LATCHKEY_TEST_EMAIL_SANDBOX_SOCKET;
 afterAll(() => stopSandboxProcess());
 
 const THEMES = Object.values(DEFAULT_EMAIL_THEMES).map((theme) => ({ name: theme.displayName, source: theme.tsxSource }));

@@ -10,6 +10,8 @@
  * Every failure is an EMAIL_RENDERING_ERROR (400) naming what went wrong, but for the 429 of a full queue.
  */
 import { KnownErrors } from "@latchkey/protocol/errors";
+import { BUILT_IN_EMAIL_TEMPLATES, NEW_EMAIL_DRAFT_SOURCE, NEW_EMAIL_TEMPLATE_SOURCE } from "../email/built-in-templates.js";
+import { BUILT_IN_EMAIL_THEMES } from "../email/built-in-themes.js";
 import { compileTsx, TsxCompileError } from "./compile-tsx.js";
 import { inRenderTurn } from "./render-queue.js";
 import { renderInSandbox, SandboxRenderError } from "./sandbox-client.js";
@@ -32,11 +34,23 @@ export interface EmailRenderInput {
   /**
    * The project the mail belongs to. Renders of one project reuse that project's warm sandbox (~5 ms instead of
    * ~0.3–0.5 s to load the libraries into a fresh one); without it every render gets a fresh sandbox. Sandboxes are
-   * never shared between projects. Its renders take their turn in its own queue (render-queue.ts).
+   * never shared between projects (but for Latchkey's own sources, below). Its renders take their turn in its own
+   * queue (render-queue.ts).
    */
   projectId?: string | null;
-  /** The warm sandbox to render in instead of the project's own: Latchkey's trusted built-in sources share one. */
-  sandboxKey?: string;
+}
+
+// Latchkey's own built-in sources (its templates and themes as every project starts with them) are trusted code:
+// renders of nothing else, for any project, share one warm sandbox under this key (never a project id: those are
+// `internal` or uuids), so a project's first mail or preview of them costs no library load; they still take their
+// turn among the project's renders. Any source an admin wrote runs in that project's own sandbox.
+const BUILT_IN_SANDBOX = "latchkey:built-in";
+const builtInSources = new Set([...Object.values(BUILT_IN_EMAIL_TEMPLATES), ...Object.values(BUILT_IN_EMAIL_THEMES)].map((entry) => entry.tsxSource).concat(NEW_EMAIL_TEMPLATE_SOURCE, NEW_EMAIL_DRAFT_SOURCE));
+
+function sandboxKeyFor(input: EmailRenderInput): string | null {
+  const projectId = input.projectId ?? null;
+  const trusted = builtInSources.has(input.templateSource) && (input.themeSource === null || builtInSources.has(input.themeSource));
+  return projectId !== null && trusted ? BUILT_IN_SANDBOX : projectId;
 }
 
 export interface RenderedEmail {
@@ -66,7 +80,7 @@ export async function renderEmail(input: EmailRenderInput): Promise<RenderedEmai
   // The queue's 429 goes out as it is; everything the render itself runs into is an EMAIL_RENDERING_ERROR.
   return inRenderTurn(projectId ?? "", async () => {
     try {
-      return await renderInSandbox(input.sandboxKey ?? projectId, {
+      return await renderInSandbox(sandboxKeyFor(input), {
         templateCode,
         themeCode,
         variables: input.variables,

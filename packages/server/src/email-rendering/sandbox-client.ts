@@ -5,8 +5,10 @@
  * isolate then ends that process, never the server. What comes back over the channel is bounded by the sandbox
  * (sandbox-limits.mjs): the server's event loop never parses or copies a render's output larger than that.
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { fork, type ChildProcess, type Serializable } from "node:child_process";
+import { connect } from "node:net";
 import { fileURLToPath } from "node:url";
+import { readFrames, writeFrame } from "./sandbox-frames.mjs";
 
 export interface SandboxRequest {
   templateCode: string;
@@ -37,28 +39,30 @@ export class SandboxRenderError extends Error {}
  */
 const PROCESS_TIMEOUT_MS = 300_000;
 
+/**
+ * Where renders go: the sandbox process this server forked (its IPC channel), or a connection to one shared by
+ * several servers (LATCHKEY_TEST_EMAIL_SANDBOX_SOCKET, test/support/email-sandbox.global.ts).
+ */
+interface SandboxChannel {
+  send(message: unknown, done: (error: Error | null) => void): void;
+  /** Keeps the event loop alive while renders are in flight; idle, it does not. */
+  hold(busy: boolean): void;
+  /** Ends this server's use of it: the forked process is killed, a shared one only disconnected from. */
+  abandon(): void;
+  /** False once the process is gone or the connection closed (before the close is reported). */
+  usable(): boolean;
+}
+
 interface Pending {
-  process: ChildProcess;
+  channel: SandboxChannel;
   resolve: (result: SandboxResult) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
 }
 
-let child: ChildProcess | null = null;
+let current: SandboxChannel | null = null;
 const pending = new Map<number, Pending>();
 let nextId = 1;
-
-function refWhileBusy(process: ChildProcess) {
-  // While renders are in flight the process (and its IPC channel) keeps the event loop alive; idle, it does not.
-  const channel = (process as ChildProcess & { channel?: { ref(): void; unref(): void } }).channel;
-  if (pending.size > 0) {
-    process.ref();
-    channel?.ref();
-  } else {
-    process.unref();
-    channel?.unref();
-  }
-}
 
 function settle(id: number, settleWith: (entry: Pending) => void) {
   const entry = pending.get(id);
@@ -66,11 +70,24 @@ function settle(id: number, settleWith: (entry: Pending) => void) {
   pending.delete(id);
   clearTimeout(entry.timer);
   settleWith(entry);
-  if (child) refWhileBusy(child);
+  current?.hold(pending.size > 0);
 }
 
-function sandboxProcess(): ChildProcess {
-  if (child && child.connected) return child;
+function answered(message: { id?: number; ok?: boolean; result?: SandboxResult; error?: string }) {
+  if (typeof message?.id !== "number") return;
+  settle(message.id, (entry) => (message.ok ? entry.resolve(message.result!) : entry.reject(new SandboxRenderError(message.error ?? "unknown error"))));
+}
+
+/** Every render still waiting on `channel` fails with `reason`; the next render opens a new channel. */
+function lost(channel: SandboxChannel, reason: string) {
+  if (current === channel) current = null;
+  for (const [id, entry] of [...pending]) {
+    if (entry.channel !== channel) continue;
+    settle(id, (stale) => stale.reject(new SandboxRenderError(reason)));
+  }
+}
+
+function forkedSandbox(): SandboxChannel {
   const started = fork(fileURLToPath(new URL("./sandbox-process.mjs", import.meta.url)), [], {
     execArgv: ["--no-node-snapshot"],
     // Its stderr is only read to say why it died (V8 prints its fatal out-of-memory report there).
@@ -82,43 +99,69 @@ function sandboxProcess(): ChildProcess {
   started.stderr?.on("data", (chunk: string) => {
     stderrTail = (stderrTail + chunk).slice(-8192);
   });
-  // A pipe keeps the event loop alive on its own; the process's own reference is managed by refWhileBusy.
+  // A pipe keeps the event loop alive on its own; the process's own reference is managed by hold().
   (started.stderr as unknown as { unref?: () => void } | null)?.unref?.();
-  started.on("message", (message: { id?: number; ok?: boolean; result?: SandboxResult; error?: string }) => {
-    if (typeof message?.id !== "number") return;
-    settle(message.id, (entry) =>
-      message.ok ? entry.resolve(message.result!) : entry.reject(new SandboxRenderError(message.error ?? "unknown error")),
-    );
-  });
-  const stopped = () => {
-    if (child === started) child = null;
-    const reason = /out of memory|is_heap_oom|allocation failed/i.test(stderrTail)
-      ? "the render used more than the sandbox's memory (the sandbox process ran out of memory)"
-      : "the sandbox process stopped during the render";
-    for (const [id, entry] of [...pending]) {
-      if (entry.process !== started) continue;
-      settle(id, (stale) => stale.reject(new SandboxRenderError(reason)));
-    }
+  const ipc = (started as ChildProcess & { channel?: { ref(): void; unref(): void } }).channel;
+  const channel: SandboxChannel = {
+    send: (message, done) => started.send(message as Serializable, (error) => done(error ?? null)),
+    hold(busy) {
+      if (busy) {
+        started.ref();
+        ipc?.ref();
+      } else {
+        started.unref();
+        ipc?.unref();
+      }
+    },
+    abandon: () => started.kill("SIGKILL"),
+    usable: () => started.connected,
   };
+  started.on("message", answered);
+  const stopped = () =>
+    lost(
+      channel,
+      /out of memory|is_heap_oom|allocation failed/i.test(stderrTail)
+        ? "the render used more than the sandbox's memory (the sandbox process ran out of memory)"
+        : "the sandbox process stopped during the render",
+    );
   // "close", not "exit": by then stderr has been read to its end.
   started.on("close", stopped);
   started.on("error", stopped);
-  child = started;
-  return started;
+  return channel;
+}
+
+function sharedSandbox(socketPath: string): SandboxChannel {
+  const socket = connect(socketPath);
+  const channel: SandboxChannel = {
+    send: (message, done) => writeFrame(socket, message, (error) => done(error ?? null)),
+    hold: (busy) => (busy ? socket.ref() : socket.unref()),
+    abandon: () => socket.destroy(),
+    usable: () => !socket.destroyed,
+  };
+  readFrames(socket, (message) => answered(message as Parameters<typeof answered>[0]));
+  socket.on("error", () => {});
+  socket.on("close", () => lost(channel, "the sandbox process stopped during the render"));
+  return channel;
+}
+
+function sandboxChannel(): SandboxChannel {
+  const shared = process.env.LATCHKEY_TEST_EMAIL_SANDBOX_SOCKET;
+  if (!current?.usable()) current = shared ? sharedSandbox(shared) : forkedSandbox();
+  return current;
 }
 
 export function renderInSandbox(projectId: string | null, request: SandboxRequest): Promise<SandboxResult> {
-  const process = sandboxProcess();
+  const channel = sandboxChannel();
   const id = nextId++;
   return new Promise<SandboxResult>((resolve, reject) => {
     const timer = setTimeout(() => {
       settle(id, (entry) => entry.reject(new SandboxRenderError("the sandbox did not answer in time")));
       // Something is stuck beyond the per-render limits: start afresh.
-      process.kill("SIGKILL");
+      channel.abandon();
     }, PROCESS_TIMEOUT_MS);
-    pending.set(id, { process, resolve, reject, timer });
-    refWhileBusy(process);
-    process.send({ type: "render", id, projectId, request }, (error) => {
+    pending.set(id, { channel, resolve, reject, timer });
+    channel.hold(true);
+    channel.send({ type: "render", id, projectId, request }, (error) => {
       if (error) settle(id, (entry) => entry.reject(new SandboxRenderError("the sandbox process could not be reached")));
     });
   });
@@ -126,6 +169,6 @@ export function renderInSandbox(projectId: string | null, request: SandboxReques
 
 /** Stops the sandbox process (tests, shutdown); the next render starts a new one. */
 export function stopSandboxProcess(): void {
-  child?.kill("SIGKILL");
-  child = null;
+  current?.abandon();
+  current = null;
 }

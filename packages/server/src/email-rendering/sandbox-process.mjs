@@ -264,12 +264,29 @@ async function render({ projectId, request }) {
   return first?.retry ? renderWarm(projectId, requestJson, true) : first;
 }
 
-process.on("message", (message) => {
+/** Renders a request and answers it through `reply`, which the request's connection (or IPC channel) provides. */
+function serve(message, reply) {
   if (message?.type !== "render") return;
   render(message).then(
-    (result) => process.send({ id: message.id, ok: true, result }),
-    (error) => process.send({ id: message.id, ok: false, error: cutText(String(error?.message ?? error)) }),
+    (result) => reply({ id: message.id, ok: true, result }),
+    (error) => reply({ id: message.id, ok: false, error: cutText(String(error?.message ?? error)) }),
   );
-});
+}
+
+// `--listen <socket>`: one process for every server that connects (a test run's, test/support/email-sandbox.global.ts),
+// each connection its own channel of requests and answers (sandbox-frames.mjs). Otherwise its server's IPC channel.
+const listenAt = process.argv[process.argv.indexOf("--listen") + 1];
+if (process.argv.includes("--listen") && listenAt) {
+  const { createServer } = await import("node:net");
+  const { readFrames, writeFrame } = await import("./sandbox-frames.mjs");
+  const server = createServer((socket) => {
+    socket.on("error", () => socket.destroy());
+    readFrames(socket, (message) => serve(message, (answer) => !socket.destroyed && writeFrame(socket, answer)));
+  });
+  await new Promise((resolve, reject) => server.once("error", reject).listen(listenAt, resolve));
+} else {
+  process.on("message", (message) => serve(message, (answer) => process.send(answer)));
+}
+// Started by a server (or a test run's set-up), it ends with it.
 process.on("disconnect", () => process.exit(0));
 process.send({ type: "ready" });

@@ -1,7 +1,6 @@
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { ProjectRow } from "../db/rows.js";
 import { BUILT_IN_EMAIL_TEMPLATES } from "../email/built-in-templates.js";
-import { BUILT_IN_EMAIL_THEMES } from "../email/built-in-themes.js";
 import { DEFAULT_EMAIL_TEMPLATES, type TemplateId } from "../email/templates.js";
 import { renderEmail } from "../email-rendering/index.js";
 import { findEmailTemplate } from "./email-templates.js";
@@ -13,12 +12,6 @@ import { themeSourceFor } from "./email-preview.js";
  * the sandbox (email-rendering/). Throws EMAIL_RENDERING_ERROR when the project's code does not render; the
  * sender records that as the send's failure.
  */
-
-// Latchkey's own built-in sources are trusted code: every project's built-in mail shares one warm sandbox under
-// this key (never a project id: those are `internal` or uuids), so a project's first mail costs no library load;
-// it still takes its turn among its project's renders. Any source an admin wrote runs in that project's own sandbox.
-const BUILT_IN_SANDBOX = "latchkey:built-in";
-const builtInSources = new Set([...Object.values(BUILT_IN_EMAIL_TEMPLATES), ...Object.values(BUILT_IN_EMAIL_THEMES)].map((entry) => entry.tsxSource));
 
 export interface TransactionalMail {
   subject: string;
@@ -37,7 +30,6 @@ export async function renderTransactionalEmail(
   // The config lists the built-in templates unless the project replaced them.
   const template = findEmailTemplate(emails, defaults.protocolTemplateId) ?? { ...BUILT_IN_EMAIL_TEMPLATES[defaults.protocolTemplateId]!, themeId: undefined };
   const themeSource = themeSourceFor(emails, template.themeId);
-  const trusted = builtInSources.has(template.tsxSource) && (themeSource === null || builtInSources.has(themeSource));
   const rendered = await renderEmail({
     themeSource,
     templateSource: template.tsxSource,
@@ -48,7 +40,6 @@ export async function renderTransactionalEmail(
     user: { displayName: userDisplayName },
     project: { displayName: project.display_name },
     projectId: project.id,
-    ...(trusted ? { sandboxKey: BUILT_IN_SANDBOX } : {}),
   });
   return { subject: rendered.subject ?? defaults.displayName, html: rendered.html, text: rendered.text };
 }
