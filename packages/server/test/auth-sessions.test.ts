@@ -1,6 +1,7 @@
 import { StackClientInterface } from "@stackframe/stack-shared";
 import { RefreshToken } from "@stackframe/stack-shared/dist/sessions";
 import { decodeJwt } from "jose";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findProject } from "../src/services/projects.js";
 import { createUser } from "../src/services/users.js";
@@ -103,6 +104,19 @@ describe("server-created sessions", () => {
     expect(tooLong.body.code).toBe("SCHEMA_ERROR");
     expect(tooLong.body.error).toContain("body.expires_in_millis must be less than or equal to 31708800000");
     expect((await api(server.url, "/auth/sessions", { headers: project.headers("server"), body: { user_id: "nope" } })).body.error).toContain("body.user_id must be a valid UUID");
+  });
+
+  it("is stored only in its user's project, and goes when the project does", async () => {
+    const project = await createTestProject(server);
+    const otherProject = await createTestProject(server);
+    const { user_id } = await signUp(project);
+    const sessionsOf = async () => (await sql<{ count: number }>`select count(*)::int as count from sessions where user_id = ${user_id}`.execute(server.db)).rows[0]!.count;
+    expect(await sessionsOf()).toBe(1);
+    // One foreign key to the user's (id, project_id): a session in another project than its user's is refused.
+    const misplaced = sql`insert into sessions (project_id, user_id, refresh_token_hash) values (${otherProject.projectId}, ${user_id}, ${new Uint8Array(32)})`.execute(server.db);
+    await expect(misplaced).rejects.toMatchObject({ code: "23503" });
+    await sql`delete from projects where id = ${project.projectId}`.execute(server.db);
+    expect(await sessionsOf()).toBe(0);
   });
 });
 
