@@ -63,18 +63,32 @@ export async function bundleSources({ entry, outfile, external, placeOf, options
  * `dist` puts it elsewhere (the test run's own, test/support/server-bundle.global.ts): a directory inside
  * packages/server, where Node finds the same packages for its imports as from dist/.
  */
-export async function bundleServer(dist = `${serverDir}dist/`) {
+export async function bundleServer(dist = `${serverDir}dist/`, entries = ["main"]) {
   const { metafile } = await bundleSources({
     entry: `${serverDir}src/main.ts`,
     outfile: `${dist}main.js`,
     external: EXTERNAL,
     placeOf: (path) => path,
     // In dist/ itself, beside main.js: each source's import.meta.url is mapped relative to there (bundleSources).
-    options: { sourcemap: "linked", sourcesContent: false, splitting: true, outfile: undefined, outdir: dist, entryNames: "[name]", chunkNames: "chunk-[hash]", metafile: true },
+    // Other entries (the test run's: the CLI, the standalone dev OpenID provider) go beside it, sharing its chunks.
+    options: {
+      entryPoints: entries.map((entry) => `${serverDir}src/${entry}.ts`),
+      sourcemap: "linked",
+      sourcesContent: false,
+      splitting: true,
+      outfile: undefined,
+      outdir: dist,
+      entryNames: "[name]",
+      chunkNames: "chunk-[hash]",
+      metafile: true,
+    },
   });
   const written = new Set(Object.keys(metafile.outputs).map((path) => path.split("/").pop()));
   for (const name of readdirSync(dist)) if (/^chunk-[\w-]+\.js(\.map)?$/.test(name) && !written.has(name)) rmSync(`${dist}${name}`, { force: true });
 }
 
-// `node scripts/bundle.mjs [dist/]`
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await bundleServer(process.argv[2] ? resolve(process.argv[2]) + "/" : undefined);
+// `node scripts/bundle.mjs [dist/ [entry…]]` (entries as paths under src/ without .ts; main by default)
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const [dist, ...entries] = process.argv.slice(2);
+  await bundleServer(dist ? resolve(dist) + "/" : undefined, entries.length > 0 ? entries : undefined);
+}

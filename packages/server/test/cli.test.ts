@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { connectDatabase } from "../src/db/connect.js";
 import { migrationFiles } from "../src/db/migrate.js";
 import { closedPort } from "./support/ports.js";
+import { bundledEntry } from "./support/server-process.js";
 
 /**
  * `latchkey-server` (src/cli.ts, the packaged server's bin; package-install.e2e.test.ts runs it from the tarball),
@@ -30,7 +31,8 @@ afterAll(() => {
 
 function cli(args: string[], env: Record<string, string>, cwd = serverDir): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=source", "--import", TSX, join(serverDir, "src/cli.ts"), ...args], {
+    const bundled = bundledEntry("cli");
+    const child = spawn(process.execPath, [...(bundled ? [bundled] : ["--conditions=source", "--import", TSX, join(serverDir, "src/cli.ts")]), ...args], {
       cwd,
       env: { PATH: process.env.PATH ?? "", LATCHKEY_LOG_LEVEL: "warn", ...env },
       stdio: ["ignore", "pipe", "pipe"],

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { bundledEntry } from "./server-process.js";
 
 export interface OidcProviderProcess {
   /** The issuer URL (`http://127.0.0.1:<port>`), for LATCHKEY_OAUTH_DEV_ISSUER. */
@@ -16,7 +17,9 @@ const standalone = fileURLToPath(new URL("../../src/dev-oauth/standalone.ts", im
  * provider for the suites to sign in at, and waits until it says it listens.
  */
 export async function startOidcProviderProcess(options: { clientSecret?: string; timeoutMs?: number } = {}): Promise<OidcProviderProcess> {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", standalone, "--port", "0", "--exit-with-stdin"], {
+  // The run's bundle of it when there is one (server-bundle.global.ts), else its sources through tsx.
+  const bundled = bundledEntry("standalone");
+  const child = spawn(process.execPath, [...(bundled ? [bundled] : ["--conditions=source", "--import", "tsx", standalone]), "--port", "0", "--exit-with-stdin"], {
     cwd: serverPackage,
     env: { ...process.env, LATCHKEY_OAUTH_DEV_CLIENT_SECRET: options.clientSecret ?? "MOCK-SERVER-SECRET" },
     stdio: ["pipe", "pipe", "pipe"],

@@ -36,6 +36,15 @@ export function runServerProcess(env: Record<string, string>): ServerProcess {
   return { child, url: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
+/**
+ * The run's bundled entry `name` (cli, standalone: the CLI, the dev OpenID provider; server-bundle.global.ts), when
+ * there is one; else the caller runs it from its sources.
+ */
+export function bundledEntry(name: "cli" | "standalone"): string | undefined {
+  const main = process.env.LATCHKEY_TEST_SERVER_BUNDLE;
+  return main ? main.replace(/main\.js$/, `${name}.js`) : undefined;
+}
+
 /** The email sandbox's library script built once for the run (email-library.global.ts), so no process builds its own. */
 function testRunLibrary(): Record<string, string> {
   const file = process.env.LATCHKEY_TEST_EMAIL_LIBRARY;
