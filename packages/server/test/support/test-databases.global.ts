@@ -163,11 +163,11 @@ async function memoryTablespace(adminUrl: string): Promise<MemoryTablespace | nu
       await dropping.connect();
       try {
         await dropTablespace(dropping, name);
+        rmSync(dir, { recursive: true, force: true });
       } catch (error) {
         console.warn(`The run's memory tablespace ${name} stays (${error instanceof Error ? error.message : String(error)}); the next run drops it.`);
       } finally {
         await dropping.end();
-        rmSync(dir, { recursive: true, force: true });
       }
     },
   };
