@@ -1,12 +1,13 @@
-import { fork, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { renderEmail, stopSandboxProcess } from "../src/email-rendering/index.js";
 import { BUILT_IN_EMAIL_TEMPLATES, EMAIL_VERIFICATION_TEMPLATE_ID } from "../src/email/built-in-templates.js";
 import { LIGHT_EMAIL_THEME_SOURCE } from "../src/email/built-in-themes.js";
+import { listeningSandbox } from "./support/email-sandbox.global.js";
+import { childCommands } from "./support/server-process.js";
 
 // Issue 35: a test run's servers render in one sandbox process they share over a Unix socket (`sandbox-process.mjs
 // --listen`, support/email-sandbox.global.ts) instead of forking one each. This file starts its own such process,
@@ -22,23 +23,12 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function listeningSandbox(): Promise<ChildProcess> {
+/** A listening sandbox of this file's own at `socket` (support/email-sandbox.global.ts starts the run's the same way). */
+async function ownSandbox(): Promise<ChildProcess> {
   rmSync(socket, { force: true });
-  const child = fork(fileURLToPath(new URL("../src/email-rendering/sandbox-process.mjs", import.meta.url)), ["--listen", socket], {
-    execArgv: ["--no-node-snapshot"],
-    stdio: ["ignore", "ignore", "ignore", "ipc"],
-    serialization: "advanced",
-  });
+  const child = await listeningSandbox(socket, process.env, "ignore");
   started.push(child);
-  await new Promise((resolve, reject) => child.once("message", resolve).once("exit", reject));
   return child;
-}
-
-/** The command lines of this process's children (every thread's). */
-function childCommands(): string[] {
-  return readdirSync("/proc/self/task")
-    .flatMap((thread) => readFileSync(`/proc/self/task/${thread}/children`, "utf8").trim().split(/\s+/).filter(Boolean))
-    .map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "));
 }
 
 const verificationMail = (projectId: string, link: string) =>
@@ -52,18 +42,18 @@ const verificationMail = (projectId: string, link: string) =>
 
 describe("a sandbox process shared over a socket", () => {
   it("renders for a server that did not fork one, and a render it drops fails cleanly until another listens", async () => {
-    const first = await listeningSandbox();
+    const first = await ownSandbox();
     const mail = await verificationMail("shared-a", "https://acme.test/v?code=1");
     expect(mail.subject).toBe("Verify your email at Acme");
     expect(mail.html).toContain('href="https://acme.test/v?code=1"');
-    expect(childCommands().filter((command) => command.includes("sandbox-process")).every((command) => command.includes("--listen"))).toBe(true);
+    expect(childCommands(process.pid).filter((command) => command.includes("sandbox-process")).every((command) => command.includes("--listen"))).toBe(true);
 
     // Ended while a render of a project's own template is on its way (a new isolate: it takes a while).
     const custom = renderEmail({ themeSource: null, templateSource: "export function EmailTemplate() { return <p>custom</p>; }", project: { displayName: "Acme" }, projectId: "shared-b" });
     first.kill("SIGKILL");
     await expect(custom).rejects.toMatchObject({ code: "EMAIL_RENDERING_ERROR", message: expect.stringMatching(/stopped during the render|could not be reached/) });
 
-    await listeningSandbox();
+    await ownSandbox();
     const again = await verificationMail("shared-a", "https://acme.test/v?code=2");
     expect(again.html).toContain('href="https://acme.test/v?code=2"');
   });

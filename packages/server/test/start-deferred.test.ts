@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { WELL_KNOWN_DEV_KEYS } from "../src/env.js";
-import { killServerProcesses, runServerProcess, waitUntilServing } from "./support/server-process.js";
+import { childCommands, killServerProcesses, runServerProcess, waitUntilServing } from "./support/server-process.js";
 
 // Issue 35, start time: a start says how long each phase took (LATCHKEY_LOG_LEVEL=debug), and what the first
 // request does not need waits for its own first use: the email rendering sandbox (a child process), the
@@ -16,19 +16,6 @@ afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 
-/** The command lines of the processes whose parent is `pid` (Linux /proc). */
-function childCommands(pid: number): string[] {
-  const commands: string[] = [];
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
-      if (parent === pid) commands.push(readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " "));
-    } catch {
-      // ended meanwhile
-    }
-  }
-  return commands;
-}
 
 type LogLine = { msg?: string; phase?: string; part?: string; ms?: number; cpuMs?: number };
 function logLines(output: string): LogLine[] {

@@ -275,8 +275,9 @@ function serve(message, reply) {
 
 // `--listen <socket>`: one process for every server that connects (a test run's, test/support/email-sandbox.global.ts),
 // each connection its own channel of requests and answers (sandbox-frames.mjs). Otherwise its server's IPC channel.
-const listenAt = process.argv[process.argv.indexOf("--listen") + 1];
-if (process.argv.includes("--listen") && listenAt) {
+const listenFlag = process.argv.indexOf("--listen");
+const listenAt = listenFlag >= 0 ? process.argv[listenFlag + 1] : undefined;
+if (listenAt) {
   const { createServer } = await import("node:net");
   const { readFrames, writeFrame } = await import("./sandbox-frames.mjs");
   const server = createServer((socket) => {

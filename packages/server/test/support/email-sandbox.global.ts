@@ -1,4 +1,4 @@
-import { fork } from "node:child_process";
+import { fork, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,21 +16,14 @@ const sandboxProcess = fileURLToPath(new URL("../../src/email-rendering/sandbox-
  * sandbox itself (email-rendering*.test.ts), which stop it, starve it and crash it. Without it, each server forks
  * its own.
  */
-export default async function setup(): Promise<() => void> {
-  const dir = mkdtempSync(join(tmpdir(), "latchkey-test-email-sandbox-"));
-  const socket = join(dir, "sandbox.sock");
+/** Forks a sandbox process listening on `socket` and waits until it listens. */
+export async function listeningSandbox(socket: string, env: NodeJS.ProcessEnv = process.env, stdio: "inherit" | "ignore" = "inherit"): Promise<ChildProcess> {
   const child = fork(sandboxProcess, ["--listen", socket], {
     execArgv: ["--no-node-snapshot"],
-    // More warm isolates than one server keeps: every test file's projects render here, and the shared built-in
-    // templates' isolate should not be evicted by them.
-    env: { ...process.env, LATCHKEY_EMAIL_SANDBOX_WARM: "24" },
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env,
+    stdio: ["ignore", stdio, stdio, "ipc"],
     serialization: "advanced",
   });
-  const stop = () => {
-    child.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
-  };
   try {
     await new Promise<void>((resolve, reject) => {
       child.once("message", () => resolve());
@@ -38,11 +31,29 @@ export default async function setup(): Promise<() => void> {
       child.once("error", reject);
     });
   } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+  return child;
+}
+
+export default async function setup(): Promise<() => void> {
+  const dir = mkdtempSync(join(tmpdir(), "latchkey-test-email-sandbox-"));
+  const socket = join(dir, "sandbox.sock");
+  let child: ChildProcess;
+  try {
+    // More warm isolates than one server keeps: every test file's projects render here, and the shared built-in
+    // templates' isolate should not be evicted by them.
+    child = await listeningSandbox(socket, { ...process.env, LATCHKEY_EMAIL_SANDBOX_WARM: "24" });
+  } catch (error) {
     console.warn(`Each test server forks its own email sandbox: ${String(error)}`);
-    stop();
+    rmSync(dir, { recursive: true, force: true });
     return () => {};
   }
   // The run's workers start after every global setup has finished, and read it then.
   process.env.LATCHKEY_TEST_EMAIL_SANDBOX_SOCKET = socket;
-  return stop;
+  return () => {
+    child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+  };
 }

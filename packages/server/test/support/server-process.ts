@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // The server in a child process: bundled from the current sources once for the run (server-bundle.global.ts), as
@@ -81,4 +82,18 @@ export async function waitUntilServing(server: ServerProcess, timeoutMs = 90_000
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server did not start:\n${server.output()}`);
+}
+
+/** The command lines of the processes whose parent is `pid` (Linux /proc). */
+export function childCommands(pid: number): string[] {
+  const commands: string[] = [];
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const parent = Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[1]);
+      if (parent === pid) commands.push(readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " "));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return commands;
 }
