@@ -86,8 +86,19 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
   const app = createApp({ db, env, log, caches: createCaches(feed), changes: feed });
   phases.done("caches and routes made");
   const drain = new Drain();
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: (request, nodeEnv) => drain.serve(request, () => app.fetch(request, nodeEnv)), port: env.port, hostname: env.host }, () => resolve(s));
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: (request, nodeEnv) => drain.serve(request, () => app.fetch(request, nodeEnv)), port: env.port, hostname: env.host }, () => {
+      s.off("error", reject);
+      resolve(s);
+    });
+    // A port in use (or not ours to bind) fails the start, with what was opened for it closed again.
+    s.once("error", reject);
+  }).catch(async (error: unknown) => {
+    await tokenActivity.stop();
+    detachWebhookListening();
+    await feed.close();
+    if (ownsDb) await db.destroy();
+    throw listenFailed(error, env);
   });
   phases.done("listening", { port: env.port });
   const connections = trackConnections(server as Server);
@@ -138,4 +149,12 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
       if (ownsDb) await db.destroy();
     })());
   return { url: `http://localhost:${port}`, port, db, close, webhookDelivery };
+}
+
+/** A listen error the operator can fix (LATCHKEY_PORT in use or not allowed) as a StartupError; others as they are. */
+function listenFailed(error: unknown, env: Env): unknown {
+  const code = (error as { code?: string }).code;
+  if (code === "EADDRINUSE") return new StartupError(`Port ${env.port} on ${env.host} is in use: stop what listens there or set LATCHKEY_PORT to a free port.`);
+  if (code === "EACCES") return new StartupError(`Port ${env.port} on ${env.host} may not be used by this user: set LATCHKEY_PORT to a port above 1023.`);
+  return error;
 }

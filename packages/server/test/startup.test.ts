@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { killServerProcesses, runServerProcess, waitUntilServing, type ServerProcess } from "./support/server-process.js";
@@ -44,6 +45,24 @@ describe.skipIf(onPostgres)("one server process per embedded data dir", () => {
     expect(await third.exited).toBe(0);
     expect(existsSync(join(dataDir, "latchkey.lock"))).toBe(false); // released on a clean stop
   }, 300_000);
+
+  it("names a port in use in one line, and leaves the data dir to the next start", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", () => resolve()));
+    const port = (holder.address() as AddressInfo).port;
+    const dataDir = join(root, "port-in-use");
+    try {
+      const line = await failedStart(runServerProcess({ LATCHKEY_DATA_DIR: dataDir, LATCHKEY_PORT: String(port) }));
+      expect(line).toBe(`Port ${port} on 127.0.0.1 is in use: stop what listens there or set LATCHKEY_PORT to a free port.`);
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
+    const next = runServerProcess({ LATCHKEY_DATA_DIR: dataDir });
+    await waitUntilServing(next);
+    expect((await fetch(next.url + "/api/v1")).ok).toBe(true);
+    next.child.kill("SIGTERM");
+    await next.exited;
+  }, 120_000);
 
   it("names a data dir it cannot create", async () => {
     const file = join(root, "a-file");

@@ -6,6 +6,7 @@ import { connectDatabase, type Db } from "../../src/db/connect.js";
 import { readEnv, type Env } from "../../src/env.js";
 import { createLogger } from "../../src/log.js";
 import { startServer, type RunningServer } from "../../src/server.js";
+import { StartupError } from "../../src/startup-error.js";
 import { createKeySet } from "../../src/services/api-keys.js";
 import { createProject, NEW_PROJECT_CONFIG_OVERRIDE } from "../../src/services/projects.js";
 
@@ -18,23 +19,46 @@ export interface TestServer extends RunningServer {
  * the real PostgreSQL named by LATCHKEY_TEST_DATABASE_URL (either removed again on close).
  */
 export async function startTestServer(vars: Record<string, string> = {}, options: { sameDatabaseAs?: TestServer } = {}): Promise<TestServer> {
-  // Every JSON answer is checked against its declared schema (http/route.ts), so the API reference stays true.
-  const env = readEnv({ LATCHKEY_PORT: "0", LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "silent", LATCHKEY_CHECK_RESPONSES: "true", ...vars });
   if (options.sameDatabaseAs) {
     // A second server process on the same database; its owner closes the database.
-    return { ...(await startServer(env, createLogger(env.logLevel), { db: options.sameDatabaseAs.db })), env };
+    return startListening(vars, options.sameDatabaseAs.db);
   }
   const { db, dropDatabase } = await testDatabase();
-  const server = await startServer(env, createLogger(env.logLevel), { db });
+  let server: TestServer;
+  try {
+    server = await startListening(vars, db);
+  } catch (error) {
+    await db.destroy();
+    await dropDatabase();
+    throw error;
+  }
   return {
     ...server,
-    env,
     async close() {
       await server.close();
       await db.destroy();
       await dropDatabase();
     },
   };
+}
+
+/**
+ * The server on `db`. A port reachablePublicUrl() found free can be taken by another process before the server
+ * listens on it (another test file's server asks the kernel for any free port meanwhile): then it starts again on
+ * another one, as a person would.
+ */
+async function startListening(vars: Record<string, string>, db: Db): Promise<TestServer> {
+  for (let attempt = 1; ; attempt++) {
+    // Every JSON answer is checked against its declared schema (http/route.ts), so the API reference stays true.
+    const env = readEnv({ LATCHKEY_PORT: "0", LATCHKEY_HOST: "127.0.0.1", LATCHKEY_LOG_LEVEL: "silent", LATCHKEY_CHECK_RESPONSES: "true", ...vars });
+    try {
+      return { ...(await startServer(env, createLogger(env.logLevel), { db })), env };
+    } catch (error) {
+      const portTaken = error instanceof StartupError && error.message.includes("is in use") && REACHABLE in vars;
+      if (!portTaken || attempt === 5) throw error;
+      vars = { ...vars, ...(await reachablePublicUrl()) };
+    }
+  }
 }
 
 /** Production mode (dev mode's conveniences off), for tests of what a deployed server does. */
@@ -49,8 +73,11 @@ export async function reachablePublicUrl(): Promise<Record<string, string>> {
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
   const port = (probe.address() as { port: number }).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return { LATCHKEY_PORT: String(port), LATCHKEY_PUBLIC_URL: `http://127.0.0.1:${port}` };
+  // Marked (a symbol key, which spreads copy and readEnv never sees) so that startTestServer may pick another.
+  return { LATCHKEY_PORT: String(port), LATCHKEY_PUBLIC_URL: `http://127.0.0.1:${port}`, [REACHABLE]: "yes" } as Record<string, string>;
 }
+
+const REACHABLE = Symbol("a port reachablePublicUrl found free");
 
 async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<void> }> {
   if (process.env.LATCHKEY_TEST_DB !== "postgres") return pgliteDatabase();
