@@ -1,5 +1,6 @@
 import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+import { bundledSources } from "./packages/server/test/support/bundled-sources.js";
 
 // The server suite runs once on embedded PGlite and, when a real PostgreSQL is given
 // (LATCHKEY_TEST_DATABASE_URL, as .ci/run does), once more against it.
@@ -9,7 +10,13 @@ const serverTests = ["packages/server/test/**/*.test.ts"];
 const serverE2e = "packages/server/test/**/*.e2e.test.ts";
 // Server test files that never open a database (configuration, the drain, mail rendering, the import layers, the
 // redirect allow-list): run once, with the PGlite project, not again against PostgreSQL.
-const databaseFree = ["config", "drain", "email-rendering", "email-rendering-bounds", "email-rendering-sandbox-state", "email-sandbox-shared", "layers", "redirect-allow-list", "announced-writes"].map((name) => `packages/server/test/${name}.test.ts`);
+const databaseFree = ["config", "drain", "email-rendering", "email-rendering-bounds", "email-rendering-sandbox-state", "email-sandbox-shared", "layers", "redirect-allow-list", "announced-writes", "bundled-sources"].map((name) => `packages/server/test/${name}.test.ts`);
+
+// Test files that spy on a server module's export (vi.spyOn needs vite-node's own module objects): run with the
+// sources loaded one by one, in projects of their own; every other file that starts a server in-process loads the
+// run's bundle of the sources (bundled-sources.ts).
+const spyingFiles = ["auth-throttle-bursts", "wire-auth"].map((name) => `packages/server/test/${name}.test.ts`);
+const BUNDLED = { plugins: [bundledSources()] };
 
 // A server test that takes 2–3 s alone took over 30 s beside other suites on a two-core machine at load 17–20
 // (the published SDK's team scenario, every flow's mail rendered from a project's template). Every test waits for
@@ -55,12 +62,16 @@ export default defineConfig({
       // @latchkey/next's pieces that need no Next.js server (its pages are tested in demo/test/next-server-auth).
       { test: { name: "next", include: ["packages/next/test/**/*.test.ts"] } },
       // The core's integration tests start a real server in-process, on PGlite.
-      { test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
-      { test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
+      { ...BUNDLED, test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
+      { ...BUNDLED, test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, ...spyingFiles, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
+      { test: { name: "server (PGlite, sources)", include: spyingFiles, env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
       // End-to-end: the demo pages in Debian's Chromium (playwright-core), against a real server and SMTP capture.
-      { test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts", "packages/dashboard/test/**/*.e2e.test.ts", serverE2e], testTimeout: 60_000, hookTimeout: 120_000 } },
+      { ...BUNDLED, test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts", "packages/dashboard/test/**/*.e2e.test.ts", serverE2e], testTimeout: 60_000, hookTimeout: 120_000 } },
       ...(postgresUrl
-        ? [{ test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, ...databaseFree, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } }]
+        ? [
+            { ...BUNDLED, test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, ...spyingFiles, ...databaseFree, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
+            { test: { name: "server (PostgreSQL, sources)", include: spyingFiles, env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
+          ]
         : []),
     ].map((project) => ({ ...SOURCES, ...project, test: shareServerFiles && project.test.name.startsWith("server (") ? { pool: "forks" as const, poolOptions: { forks: { isolate: false } }, ...project.test } : { pool: "threads" as const, ...project.test } })),
   },

@@ -18,7 +18,7 @@ const serverDir = fileURLToPath(new URL("..", import.meta.url));
  * TSX with it; it runs its native binary found next to its code). The email sandbox process (src/email-rendering/sandbox-process.mjs) is a separate file Node runs as it
  * is. Every other dependency is inside the bundle: loading ~600 small modules one by one took ~200 ms.
  */
-const EXTERNAL = ["@electric-sql/pglite", "@node-rs/argon2", "pino", "pg", "pg-native", "oidc-provider", "esbuild"];
+export const EXTERNAL = ["@electric-sql/pglite", "@node-rs/argon2", "pino", "pg", "pg-native", "oidc-provider", "esbuild"];
 
 /**
  * Bundles `entry` and the TypeScript sources it imports into one ES module, `outfile`; `external` packages stay
@@ -51,8 +51,8 @@ export async function bundleSources({ entry, outfile, external, placeOf, options
     // CommonJS dependencies inside an ES module bundle still call require() for Node's built-in modules.
     banner: { js: 'import { createRequire as latchkeyCreateRequire } from "node:module"; const require = latchkeyCreateRequire(import.meta.url);' },
     logLevel: "warning",
-    plugins: [ownUrls],
     ...options,
+    plugins: [ownUrls, ...(options.plugins ?? [])],
   });
 }
 
