@@ -154,7 +154,7 @@ export async function startServer(env: Env, log: Logger, options: { db?: Db } = 
 /** A listen error the operator can fix (LATCHKEY_PORT in use or not allowed) as a StartupError; others as they are. */
 function listenFailed(error: unknown, env: Env): unknown {
   const code = (error as { code?: string }).code;
-  if (code === "EADDRINUSE") return new StartupError(`Port ${env.port} on ${env.host} is in use: stop what listens there or set LATCHKEY_PORT to a free port.`);
-  if (code === "EACCES") return new StartupError(`Port ${env.port} on ${env.host} may not be used by this user: set LATCHKEY_PORT to a port above 1023.`);
+  if (code === "EADDRINUSE") return new StartupError(`Port ${env.port} on ${env.host} is in use: stop what listens there or set LATCHKEY_PORT to a free port.`, { cause: error });
+  if (code === "EACCES") return new StartupError(`Port ${env.port} on ${env.host} may not be used by this user: set LATCHKEY_PORT to a port above 1023.`, { cause: error });
   return error;
 }

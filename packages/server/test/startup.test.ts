@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { killServerProcesses, runServerProcess, waitUntilServing, type ServerProcess } from "./support/server-process.js";
+import { reachablePublicUrl, startTestServer } from "./support/test-server.js";
 
 // Issue 17: two servers on one embedded data dir lost confirmed sign-ups; start-up errors printed stack traces.
 // These run real server processes on PGlite data dirs; the PostgreSQL project checks an unusable URL only.
@@ -62,6 +63,24 @@ describe.skipIf(onPostgres)("one server process per embedded data dir", () => {
     expect((await fetch(next.url + "/api/v1")).ok).toBe(true);
     next.child.kill("SIGTERM");
     await next.exited;
+  }, 120_000);
+
+  it("starts a test server on another port when the one reachablePublicUrl() found was taken meanwhile", async () => {
+    const vars = await reachablePublicUrl();
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(Number(vars.LATCHKEY_PORT), "127.0.0.1", () => resolve()));
+    try {
+      const server = await startTestServer(vars);
+      try {
+        expect(server.port).not.toBe(Number(vars.LATCHKEY_PORT));
+        expect(server.env.publicUrl).toBe(`http://127.0.0.1:${server.port}`);
+        expect((await fetch(`${server.env.publicUrl}/api/v1`)).ok).toBe(true);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await new Promise<void>((resolve) => holder.close(() => resolve()));
+    }
   }, 120_000);
 
   it("names a data dir it cannot create", async () => {

@@ -6,9 +6,9 @@ import type { Plugin } from "vite";
  * server's or protocol's source modules is answered with that module's facade in the run's bundle of the sources
  * (source-bundle.mjs, made by source-bundle.global.ts), which vite-node leaves to Node as it does npm packages
  * (a `.mjs` file under node_modules), and so is an import of a package the bundle holds. One file Node loads once
- * per worker instead of ~300 modules vite-node evaluates one by one and ~600 files of packages (issue 35). Without the bundle (its set-up failed, another runner) every import resolves
- * as before. Test files that spy on a module's export (vi.spyOn needs vite-node's own module objects) run in a
- * project without it.
+ * per worker instead of ~300 modules vite-node evaluates one by one and ~600 files of packages (issue 35). Without
+ * the bundle (its set-up failed, another runner) every import resolves as before. Test files that spy on a module's
+ * export (vi.spyOn needs vite-node's own module objects) run in a project without it.
  */
 export function bundledSources(): Plugin {
   let facades: Map<string, string> | null | undefined;

@@ -54,7 +54,7 @@ async function startListening(vars: Record<string, string>, db: Db): Promise<Tes
     try {
       return { ...(await startServer(env, createLogger(env.logLevel), { db })), env };
     } catch (error) {
-      const portTaken = error instanceof StartupError && error.message.includes("is in use") && REACHABLE in vars;
+      const portTaken = error instanceof StartupError && (error.cause as { code?: string } | undefined)?.code === "EADDRINUSE" && REACHABLE in vars;
       if (!portTaken || attempt === 5) throw error;
       vars = { ...vars, ...(await reachablePublicUrl()) };
     }
