@@ -7,8 +7,9 @@
 // as one file in ~0.14 s. The bundle (<dir>/sources.js) exports every module's exports under a prefixed name; each
 // source module gets a small facade (<dir>/m/<path>.mjs) re-exporting its own names from it, which the server
 // projects' resolver (vite.config.ts) hands to Node in place of the source. So a test file and the server it starts
-// share one instance of every module, as before, and bindings stay live. <dir>/map.json maps each source path to its
-// facade. npm packages stay Node's own imports, the same instances the test files import.
+// share one instance of every module, as before, and bindings stay live. The npm packages the sources use are in the
+// bundle too, with facades for their files (below, LEFT_TO_NODE). <dir>/map.json maps each source or package file to
+// its facade.
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
@@ -73,7 +74,7 @@ function sourceModules() {
   return modules.sort();
 }
 
-/** Runtime export names per entry (`{ name: path or package }`), from esbuild's metafile of a build with them all as entries. */
+/** Runtime export names per entry (`{ name: file }`), from esbuild's metafile of a build with them all as entries. */
 async function exportNames(entryPoints, bundledPackages) {
   const { metafile } = await build({
     entryPoints,
