@@ -12,6 +12,11 @@ const serverE2e = "packages/server/test/**/*.e2e.test.ts";
 // redirect allow-list): run once, with the PGlite project, not again against PostgreSQL.
 const databaseFree = ["config", "drain", "email-rendering", "email-rendering-bounds", "email-rendering-sandbox-state", "email-sandbox-shared", "layers", "redirect-allow-list", "announced-writes", "bundled-sources"].map((name) => `packages/server/test/${name}.test.ts`);
 
+// Files about one database only (they skip themselves on the other): not run at all in the other's project, where
+// vitest would load them only to skip them, and skipped files run no afterAll (their scratch dirs stayed in /tmp).
+const pgliteOnly = ["email-rendering-tenants", "pglite-template", "npm-start", "start-deferred"].map((name) => `packages/server/test/${name}.test.ts`);
+const postgresOnly = ["database-outage", "webhooks-process", "auth-throttle-processes", "production-backup", "production-secrets"].map((name) => `packages/server/test/${name}.test.ts`);
+
 // Test files that spy on a server module's export (vi.spyOn needs vite-node's own module objects): run with the
 // sources loaded one by one, in projects of their own; every other file that starts a server in-process loads the
 // run's bundle of the sources (bundled-sources.ts).
@@ -22,8 +27,12 @@ const BUNDLED = { plugins: [bundledSources()] };
 // (the published SDK's team scenario, every flow's mail rendered from a project's template). Every test waits for
 // conditions, never for fixed time, so the room costs nothing when things are fast; a hang still fails.
 const NODE_TEST_TIMEOUT = 90_000;
+// expect.poll waits for a condition (a page ticks a checklist, a count reaches its figure): one second, vitest's
+// default, was not always enough for a page on a loaded machine. It costs nothing when the condition comes sooner.
+const POLL_TIMEOUT = 30_000;
 
-const shareServerFiles = process.env.LATCHKEY_TEST_SHARE_SERVER === "1";
+const FILE_ENVIRONMENT = "packages/server/test/support/file-environment.setup.ts";
+const isolateFiles = process.env.LATCHKEY_TEST_ISOLATE_FILES === "1";
 
 // Workspace packages resolve to their TypeScript sources (the `source` export condition), not to their built dist/.
 // Each project sets it: inline projects do not inherit the root config.
@@ -37,20 +46,19 @@ export default defineConfig({
     // worker threads (below), not child processes: a file's start costs less (a 20-file sample of the server
     // suite: 65 s against 74 s), and the code under test starts its own processes where it needs them.
     maxWorkers: 4,
-    // LATCHKEY_TEST_SHARE_SERVER=1 (an experiment, off by default) runs the server suites in child processes that
-    // each load the server's import graph once and run file after file in it (forks, isolate: false) instead of a
-    // fresh worker thread per file: ~40 % less CPU on short files, but on a machine at load 25–120 runs with several
-    // workers died with tinypool's "Terminating worker thread". Those were the kernel's OOM killer ending forks of
-    // ~2.1 GB resident each when the machine's 24 GB ran out under several suites at once (dmesg, beside Chromium
-    // renderers); a fork grows as it runs file after file (500 → 720 MB over 24 short files), and vitest 3's forks
-    // pool recycles none by memory. bench/node-suite.mjs measures both ways. Vitest reads a pool's isolation from the
-    // root config, so it is set here, for the forks pool only.
-    poolOptions: { forks: { isolate: !shareServerFiles } },
+    // A project's files share its worker threads, one file after another (isolate: false), instead of a fresh thread
+    // per file: the thread's V8 heap, the bundle of the sources (bundled-sources.ts) and the code V8 compiled for the
+    // last file serve the next, which halved the CPU of the server files (24 files: 113 → 62 s; the PGlite project).
+    // Every file still starts its own servers and databases; what a file changes in process.env is undone after it
+    // (support/file-environment.setup.ts). Threads above minWorkers are ended whenever they are idle, and tinypool
+    // failed the run with "Terminating worker thread" when that raced a file's start: the pool keeps all four.
+    // LATCHKEY_TEST_ISOLATE_FILES=1 gives each file a fresh thread again (debugging, A/B: bench/node-suite.mjs).
+    minWorkers: 4,
+    poolOptions: { threads: { isolate: isolateFiles } },
     // One migrated database for the run (PGlite, and PostgreSQL when given), which every test server starts from,
     // the email sandbox's library script and the bundled server, made once for the run, side by side
     // (run-setup.global.ts: test-databases, email-library and server-bundle.global.ts).
     globalSetup: ["packages/server/test/support/run-setup.global.ts"],
-    minWorkers: 1,
     projects: [
       { test: { name: "protocol", include: ["packages/protocol/test/**/*.test.ts"] } },
       // The repository's own scripts (scripts/): finding the browser the browser tests use.
@@ -63,16 +71,16 @@ export default defineConfig({
       { test: { name: "next", include: ["packages/next/test/**/*.test.ts"] } },
       // The core's integration tests start a real server in-process, on PGlite.
       { ...BUNDLED, test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
-      { ...BUNDLED, test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, ...spyingFiles, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
+      { ...BUNDLED, test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, ...spyingFiles, ...(postgresUrl ? postgresOnly : []), "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
       { test: { name: "server (PGlite, sources)", include: spyingFiles, env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
       // End-to-end: the demo pages in Debian's Chromium (playwright-core), against a real server and SMTP capture.
       { ...BUNDLED, test: { name: "e2e", include: ["demo/test/**/*.e2e.test.ts", "stories/test/**/*.e2e.test.ts", "packages/elements/test/**/*.e2e.test.ts", "packages/cli/test/**/*.e2e.test.ts", "packages/dashboard/test/**/*.e2e.test.ts", serverE2e], testTimeout: 60_000, hookTimeout: 120_000 } },
       ...(postgresUrl
         ? [
-            { ...BUNDLED, test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, ...spyingFiles, ...databaseFree, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
+            { ...BUNDLED, test: { name: "server (PostgreSQL)", include: serverTests, exclude: [serverE2e, ...spyingFiles, ...databaseFree, ...pgliteOnly, "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
             { test: { name: "server (PostgreSQL, sources)", include: spyingFiles, env: { LATCHKEY_TEST_DB: "postgres" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
           ]
         : []),
-    ].map((project) => ({ ...SOURCES, ...project, test: shareServerFiles && project.test.name.startsWith("server (") ? { pool: "forks" as const, poolOptions: { forks: { isolate: false } }, ...project.test } : { pool: "threads" as const, ...project.test } })),
+    ].map((project) => ({ ...SOURCES, ...project, test: { setupFiles: [FILE_ENVIRONMENT], pool: "threads" as const, expect: { poll: { timeout: POLL_TIMEOUT } }, ...project.test } })),
   },
 });

@@ -46,7 +46,7 @@ writeFileSync(
   join(work, "config.ts"),
   `import base from ${JSON.stringify(join(repository, "vite.config.ts"))};
 const config = base as { test: { projects: { test: Record<string, unknown> }[] } };
-config.test.projects = config.test.projects.map((project) => ({ ...project, test: { ...project.test, setupFiles: [${JSON.stringify(join(work, "setup.ts"))}] } }));
+config.test.projects = config.test.projects.map((project) => ({ ...project, test: { ...project.test, setupFiles: [...((project.test.setupFiles as string[] | undefined) ?? []), ${JSON.stringify(join(work, "setup.ts"))}] } }));
 export default config;
 `,
 );

@@ -1,6 +1,6 @@
 // `node bench/node-suite.mjs [--runs N] [--project NAME]… <file>…`: the server suites' cost run as vite.config.ts runs
-// them (a fresh worker thread per file) against the experiment LATCHKEY_TEST_SHARE_SERVER=1 (server files sharing one
-// loaded server per worker process), alternated A/B N times (default 2) under the same load. For each
+// them (a project's files sharing its worker threads, one file after another) against LATCHKEY_TEST_ISOLATE_FILES=1
+// (a fresh worker thread per file), alternated A/B N times (default 2) under the same load. For each
 // run: the wall time, the CPU time (user + system, through /usr/bin/time: vitest and every process it waited for),
 // the 1-minute load average before it, vitest's summed collect and test times, and pass/fail. Then the medians.
 // CPU is the figure to read on a loaded machine; the whole run's saving is about (CPU before - CPU after) / 2 cores.
@@ -44,7 +44,7 @@ if (ref) {
   files.forEach((file, i) => writeFileSync(join(root, refCopies[i]), execFileSync("git", ["show", `${ref}:${file}`], { cwd: root })));
 }
 const modeNames = ref ? ["today", ref] : ["shared", "isolated"];
-const modes = ref ? { today: { env: {}, files }, [ref]: { env: {}, files: refCopies } } : { shared: { env: { LATCHKEY_TEST_SHARE_SERVER: "1" }, files }, isolated: { env: {}, files } };
+const modes = ref ? { today: { env: {}, files }, [ref]: { env: {}, files: refCopies } } : { shared: { env: {}, files }, isolated: { env: { LATCHKEY_TEST_ISOLATE_FILES: "1" }, files } };
 const results = Object.fromEntries(modeNames.map((mode) => [mode, []]));
 /** Per mode, file (today's name) → its durations, one per run. */
 const perFile = Object.fromEntries(modeNames.map((mode) => [mode, new Map(files.map((file) => [file, []]))]));

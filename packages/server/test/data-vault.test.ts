@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { getProject } from "../src/services/projects.js";
 import { getDataVaultValue, rotateVaultKeys } from "../src/services/data-vault.js";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serverSecretKeyWrapper, vaultKeyWrapperFor, type KeyWrapper } from "../src/crypto/vault-key-wrapper.js";
@@ -149,6 +149,7 @@ describe("the data vault at rest", () => {
 describe("LATCHKEY_VAULT_KEY_WRAPPER", () => {
   it("loads an operator's module exporting createKeyWrapper, given the server's secrets, and refuses one without it", async () => {
     const dir = await mkdtemp(join(tmpdir(), "latchkey-kms-"));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
     // An operator's wrapper (as a KMS client would be): AES-256-GCM under its own key, named "kms-v1".
     await writeFile(join(dir, "kms.mjs"), `
       import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";

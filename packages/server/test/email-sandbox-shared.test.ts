@@ -16,6 +16,8 @@ vi.setConfig({ testTimeout: 120_000 });
 const dir = mkdtempSync(join(tmpdir(), "latchkey-shared-sandbox-"));
 const socket = join(dir, "sandbox.sock");
 process.env.LATCHKEY_TEST_EMAIL_SANDBOX_SOCKET = socket;
+// A file before this one in the same worker thread may have left the renderer connected to the run's sandbox.
+stopSandboxProcess();
 const started: ChildProcess[] = [];
 afterAll(() => {
   stopSandboxProcess();
