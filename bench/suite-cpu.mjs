@@ -19,7 +19,7 @@ function kindOf(commandLine) {
     [/chrom/, "Chromium"],
     [/^postgres|postgres:/, "PostgreSQL"],
     [/sandbox-process/, "email sandbox processes"],
-    [/tsx src\/main\.ts|dist\/main\.js|scripts\/start\.mjs/, "Latchkey server processes"],
+    [/tsx src\/main\.ts|dist\/main\.js|scripts\/start\.mjs|latchkey-test-server-\d+\//, "Latchkey server processes (and the CLI, dev OpenID provider)"],
     [/esbuild/, "esbuild"],
     [/next/, "Next.js"],
     [/storybook/, "Storybook"],

@@ -150,8 +150,9 @@ describe("rendering", () => {
     expect(rendered.text).toContain("Body text content with some additional information.");
   });
 
-  it("highlights code with React Email's CodeBlock, whose Prism languages are defined on its first render", async () => {
-    // Issue 35: the languages are no longer defined while the libraries load (most of a new isolate's start).
+  it("highlights code with React Email's CodeBlock, whose Prism languages are defined before its first render", async () => {
+    // Issue 35: the languages are not defined while the libraries load (most of a new isolate's start), but before
+    // the first render that mentions CodeBlock, outside its 1 s of CPU (on a slow machine they took more alone).
     const codeBlock = (language: string, code: string) =>
       `import { CodeBlock, dracula } from "@react-email/components";\nexport function EmailTemplate() {\nreturn <CodeBlock language=${JSON.stringify(language)} theme={dracula} code={${JSON.stringify(code)}} />;\n}`;
     const projectId = "email-rendering-code-block";

@@ -35,7 +35,9 @@ const exposeTailwindSuspense = {
 
 // React Email's CodeBlock defines ~300 Prism languages when its module loads, and each definition that extends another
 // walks every grammar defined so far: ~70 % of the libraries' whole load into a new isolate (issue 35; the load
-// then cost ~0.8 s of CPU per project's first mail). They are defined on the first CodeBlock render instead. Prism
+// then cost ~0.8 s of CPU per project's first mail). They are defined before the first render that mentions CodeBlock
+// (sandbox-process.mjs), as the libraries' load is, outside the render's own CPU time: on a slow machine they took
+// more than the render's 1 s by themselves. A CodeBlock render defines them too, should it come first. Prism
 // stays out of a template's reach either way (CodeBlock keeps it to itself, and Prism finds no global to register
 // on in an isolate), so what a render can change is the same as before.
 const PRISM_START = "const Prism$1 = PrismImport.default ?? PrismImport;\n";
@@ -55,6 +57,9 @@ const lazyPrismLanguages = {
       const contents =
         source.slice(0, start + PRISM_START.length) +
         `let prismLanguagesDefined = false;\nfunction definePrismLanguages() {\nif (prismLanguagesDefined) return;\nprismLanguagesDefined = true;\n${languages}}\n` +
+        // For the runtime, which takes it before any template runs (the host defines them before a render that
+        // mentions CodeBlock, outside the render's CPU time) and removes the global.
+        `globalThis.__latchkeyDefinePrismLanguages = definePrismLanguages;\n` +
         source.slice(end).replace(CODE_BLOCK_BODY, `${CODE_BLOCK_BODY}\tdefinePrismLanguages();\n`);
       return { contents, loader: "js" };
     });

@@ -190,11 +190,21 @@ function plainTextEntry() {
   return stringify({ ok: true, dirty: !clean, html: mail.html, text, subject: mail.subject, notificationCategory: mail.notificationCategory });
 }
 
+// React Email's CodeBlock's Prism languages, defined on first use (../sandbox-library.mjs), taken off the global.
+const definePrismLanguages = globalThis.__latchkeyDefinePrismLanguages;
+delete globalThis.__latchkeyDefinePrismLanguages;
+
 // The host takes these references, then calls `lockdown`, which removes this global (a template must not reach
 // the entry points) and seals everything else.
 globalThis.__latchkeySandbox = {
   render: renderEntry,
   plainText: plainTextEntry,
+  // Between renders, from the built-ins as they loaded: false (the sandbox is replaced) if they cannot be put back.
+  prepareCodeBlock() {
+    if (!restore()) return false;
+    definePrismLanguages();
+    return restore();
+  },
   lockdown() {
     delete globalThis.__latchkeySandbox;
     restore = lockdown(Object.values(MODULES), [globalThis.$ark], [type]);
