@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 import { bundledSources } from "./packages/server/test/support/bundled-sources.js";
@@ -34,6 +35,15 @@ const POLL_TIMEOUT = 30_000;
 const FILE_ENVIRONMENT = "packages/server/test/support/file-environment.setup.ts";
 const isolateFiles = process.env.LATCHKEY_TEST_ISOLATE_FILES === "1";
 
+/** The threads the pool keeps: `workers`, or fewer when `--maxWorkers` on the command line asks for fewer (tinypool refuses a minimum above the maximum). */
+function keptWorkers(workers: number): number {
+  const index = process.argv.findIndex((arg) => /^--max-?workers(=|$)/i.test(arg));
+  if (index < 0) return workers;
+  const value = process.argv[index]!.includes("=") ? process.argv[index]!.split("=")[1]! : (process.argv[index + 1] ?? "");
+  const asked = value.endsWith("%") ? Math.floor((availableParallelism() * Number.parseFloat(value)) / 100) : Number.parseInt(value, 10);
+  return Number.isFinite(asked) ? Math.max(1, Math.min(workers, asked)) : workers;
+}
+
 // Workspace packages resolve to their TypeScript sources (the `source` export condition), not to their built dist/.
 // Each project sets it: inline projects do not inherit the root config.
 const SOURCES = { resolve: { conditions: ["source", ...defaultClientConditions] }, ssr: { resolve: { conditions: ["source", ...defaultServerConditions] } } };
@@ -53,7 +63,7 @@ export default defineConfig({
     // (support/file-environment.setup.ts). Threads above minWorkers are ended whenever they are idle, and tinypool
     // failed the run with "Terminating worker thread" when that raced a file's start: the pool keeps all four.
     // LATCHKEY_TEST_ISOLATE_FILES=1 gives each file a fresh thread again (debugging, A/B: bench/node-suite.mjs).
-    minWorkers: 4,
+    minWorkers: keptWorkers(4),
     poolOptions: { threads: { isolate: isolateFiles } },
     // One migrated database for the run (PGlite, and PostgreSQL when given), which every test server starts from,
     // the email sandbox's library script and the bundled server, made once for the run, side by side
