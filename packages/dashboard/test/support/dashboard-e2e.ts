@@ -27,7 +27,7 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
   // A dashboard test walks through several pages like a person; on a loaded 2-core CI machine, beside the other
   // suites, that takes several times what it takes alone. Every step waits for a condition, so the room costs
   // nothing when things are fast.
-  vi.setConfig({ testTimeout: 240_000, expect: { poll: { timeout: 30_000 } } });
+  vi.setConfig({ testTimeout: 240_000 }); // expect.poll's 30 s is every project's (vite.config.ts)
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
