@@ -25,8 +25,8 @@ const filesOf = (dir: string) =>
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 
-async function openFromTemplate(dataDir: string, announced: string[]): Promise<Db> {
-  return connectDatabase({ kind: "pglite", dataDir, template: { templatesDir, announce: (message) => announced.push(message) } });
+async function openFromTemplate(dataDir: string, announced: string[], sharedBuffers?: string): Promise<Db> {
+  return connectDatabase({ kind: "pglite", dataDir, template: { templatesDir, announce: (message) => announced.push(message) }, ...(sharedBuffers ? { sharedBuffers } : {}) });
 }
 
 /** Everything the migrations define, as PostgreSQL describes it. */
@@ -71,8 +71,11 @@ describe.skipIf(onPostgres)("a new data dir made from the PGlite template", () =
   it("copies the same template into the next new data dir without making it again, and keeps their data apart", async () => {
     const announced: string[] = [];
     const first = await openFromTemplate(join(root, "first"), announced);
-    const second = await openFromTemplate(join(root, "second"), announced);
+    // The test servers' smaller cache (test-server.ts) is the only thing that differs between their PGlite and the server's.
+    const second = await openFromTemplate(join(root, "second"), announced, "8MB");
     try {
+      const sharedBuffers = async (db: Db) => (await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db)).rows[0]!.shared_buffers;
+      expect([await sharedBuffers(first), await sharedBuffers(second)]).toEqual(["32MB", "8MB"]);
       expect(await migrate(first)).toEqual([]);
       await sql`insert into projects (id, display_name) values ('only-in-first', 'First')`.execute(first);
       expect((await sql<{ n: number }>`select count(*)::int as n from projects`.execute(second)).rows[0]!.n).toBe(0);

@@ -21,6 +21,8 @@ export type DatabaseTarget =
       snapshot?: Blob /* a dumped data dir to start from */;
       /** An empty data dir starts as a copy of the migrated template (pglite-template.ts). */
       template?: TemplateOptions;
+      /** PostgreSQL's shared_buffers (e.g. "8MB"); PGLITE_START_PARAMS's 32 MB by default. */
+      sharedBuffers?: string;
     };
 
 let pgModule: Promise<{ pg: typeof pg; QuickConnectClient: typeof pg.Client }> | undefined;
@@ -87,7 +89,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
       pglite = await PGlite.create({
         ...(target.dataDir ? (filled ? { fs: new FilledNodeFS(target.dataDir, filled) } : { dataDir: target.dataDir }) : {}),
         ...(target.snapshot ? { loadDataDir: target.snapshot } : {}),
-        startParams: PGLITE_START_PARAMS,
+        startParams: target.sharedBuffers ? [...PGLITE_START_PARAMS, "-c", `shared_buffers=${target.sharedBuffers}`] : PGLITE_START_PARAMS,
       });
     } catch (error) {
       // A data dir that could not be filled says so (and fillDataDir released the lock).
