@@ -1,6 +1,7 @@
 // `node bench/chromium-contexts.mjs [--rounds N] [--contexts N]`: what new browser contexts cost Debian's Chromium as
 // the browser tests launch it (playwright-core, demo/test/support/chromium-args.mjs): with the headless toolbar's
-// omnibox popup WebUI (a renderer per window, which no test uses) and without it. Each round launches one browser
+// omnibox popup WebUI (a renderer per window, which no test uses) and spare renderers (started ahead of a context's next
+// navigation; chromium-args.mjs), Chromium's defaults, and without them. Each round launches one browser
 // per variant, alternating, opens N contexts (default 6) with a small page each and keeps them open, then reads the
 // CPU time (user + system, /proc) of every Chromium process by type. Prints each round and the medians (CPU is the
 // figure to read on a loaded machine) with the load average.
@@ -68,7 +69,7 @@ async function measure(launchArgs) {
   return { wall, total, byType };
 }
 
-const variants = { "with the popup": BASE_CHROMIUM_ARGS, "without it (CHROMIUM_ARGS)": CHROMIUM_ARGS };
+const variants = { "with the popup and spares": BASE_CHROMIUM_ARGS, "without them (CHROMIUM_ARGS)": CHROMIUM_ARGS };
 const results = Object.fromEntries(Object.keys(variants).map((name) => [name, []]));
 for (let round = 1; round <= rounds; round++) {
   for (const [name, launchArgs] of round % 2 ? Object.entries(variants) : Object.entries(variants).reverse()) {
