@@ -6,7 +6,7 @@ import type pg from "pg";
 import { StartupError } from "../startup-error.js";
 import type { ChangeSource } from "./change-feed.js";
 import { acquireDataDirLock, DATA_DIR_LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
-import { PGLITE_START_PARAMS, PGliteDialect } from "./pglite-dialect.js";
+import { PGliteDialect, pgliteStartParams } from "./pglite-dialect.js";
 import { preparedName } from "./prepared-statements.js";
 import { fillFromTemplate, TEMPLATE_COPY_MARKER, type TemplateOptions } from "./pglite-template.js";
 import type { Database } from "./schema.js";
@@ -21,7 +21,7 @@ export type DatabaseTarget =
       snapshot?: Blob /* a dumped data dir to start from */;
       /** An empty data dir starts as a copy of the migrated template (pglite-template.ts). */
       template?: TemplateOptions;
-      /** PostgreSQL's shared_buffers (e.g. "8MB"); PGLITE_START_PARAMS's 32 MB by default. */
+      /** PostgreSQL's shared_buffers (e.g. "8MB"); 32 MB by default (pglite-dialect.ts). */
       sharedBuffers?: string;
     };
 
@@ -89,7 +89,7 @@ export async function connectDatabase(target: DatabaseTarget): Promise<Db> {
       pglite = await PGlite.create({
         ...(target.dataDir ? (filled ? { fs: new FilledNodeFS(target.dataDir, filled) } : { dataDir: target.dataDir }) : {}),
         ...(target.snapshot ? { loadDataDir: target.snapshot } : {}),
-        startParams: target.sharedBuffers ? [...PGLITE_START_PARAMS, "-c", `shared_buffers=${target.sharedBuffers}`] : PGLITE_START_PARAMS,
+        startParams: pgliteStartParams(target.sharedBuffers),
       });
     } catch (error) {
       // A data dir that could not be filled says so (and fillDataDir released the lock).

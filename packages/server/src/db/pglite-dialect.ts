@@ -17,7 +17,11 @@ import {
  * of memory (issue 35, bench/cold-start.mjs). An embedded development database of a few thousand users fits; the
  * files read past that come from the operating system's cache.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"];
+export function pgliteStartParams(sharedBuffers = "32MB"): string[] {
+  return [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`];
+}
+
+export const PGLITE_START_PARAMS = pgliteStartParams();
 
 /**
  * Kysely over embedded PGlite. PGlite is one connection, so connections are handed out one at a time:
