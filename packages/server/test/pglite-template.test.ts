@@ -26,7 +26,7 @@ const filesOf = (dir: string) =>
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)));
 
 async function openFromTemplate(dataDir: string, announced: string[], sharedBuffers?: string): Promise<Db> {
-  return connectDatabase({ kind: "pglite", dataDir, template: { templatesDir, announce: (message) => announced.push(message) }, ...(sharedBuffers ? { sharedBuffers } : {}) });
+  return connectDatabase({ kind: "pglite", dataDir, template: { templatesDir, announce: (message) => announced.push(message) }, sharedBuffers });
 }
 
 /** Everything the migrations define, as PostgreSQL describes it. */
