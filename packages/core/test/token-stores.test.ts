@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CookieJar } from "../src/token-stores/cookie-jar.js";
+import { documentCookieJar, type CookieJar } from "../src/token-stores/cookie-jar.js";
 import { cookieTokenStore } from "../src/token-stores/cookie-token-store.js";
 import { requestTokenStore } from "../src/token-stores/request-token-store.js";
 import { ManualClock } from "./support/manual-clock.js";
@@ -7,15 +7,17 @@ import { ManualClock } from "./support/manual-clock.js";
 /** A cookie jar as a browser would keep it; `https: false` drops Secure cookies as browsers do on http pages. */
 function browserJar({ https }: { https: boolean }) {
   const cookies = new Map<string, { value: string; maxAgeSeconds: number; secure: boolean }>();
+  const writes: string[] = [];
   const jar: CookieJar = {
     get: (name) => cookies.get(name)?.value,
     set(name, value, options) {
+      writes.push(name);
       if (options.secure && !https) return;
       cookies.set(name, { value, ...options });
     },
     delete: (name) => void cookies.delete(name),
   };
-  return { jar, cookies };
+  return { jar, cookies, writes };
 }
 
 const projectId = "5c1f7a52-7f0e-4a43-9a9b-7e4d1f2d3c4b";
@@ -80,6 +82,43 @@ describe("cookie token store (SPEC §9)", () => {
     jar.delete(`stack-refresh-${projectId}`);
     clock.advance(1000);
     expect(seen).toEqual(["from-other-tab"]);
+  });
+
+  it("writes stack-is-https when it is missing, not at every poll, and writes it again after it was removed", () => {
+    const { jar, cookies, writes } = browserJar({ https: true });
+    const clock = new ManualClock();
+    const store = cookieTokenStore({ projectId, jar, clock });
+    const stop = store.subscribe(() => {});
+    clock.advance(1000);
+    expect(writes).toEqual(["stack-is-https"]);
+    cookies.delete("stack-is-https");
+    clock.advance(100);
+    expect(cookies.get("stack-is-https")?.value).toBe("true");
+    expect(writes).toEqual(["stack-is-https", "stack-is-https"]);
+    stop();
+  });
+
+  it("tries stack-is-https once on an http page, where the browser drops it", () => {
+    const { jar, writes } = browserJar({ https: false });
+    const clock = new ManualClock();
+    const store = cookieTokenStore({ projectId, jar, clock });
+    const stop = store.subscribe(() => {});
+    clock.advance(1000);
+    store.set({ refreshToken: "r1", accessToken: "a1" });
+    expect(writes.filter((name) => name === "stack-is-https")).toEqual(["stack-is-https"]);
+    stop();
+  });
+});
+
+describe("document cookie jar", () => {
+  it("reads what document.cookie holds at each read, as the browser last changed it", () => {
+    const document = { cookie: "a=1; b=%22x%22" };
+    const jar = documentCookieJar(document);
+    expect(jar.get("a")).toBe("1");
+    expect(jar.get("b")).toBe('"x"');
+    document.cookie = "a=2";
+    expect(jar.get("a")).toBe("2");
+    expect(jar.get("b")).toBeUndefined();
   });
 });
 

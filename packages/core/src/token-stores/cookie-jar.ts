@@ -5,12 +5,22 @@ export interface CookieJar {
   delete(name: string): void;
 }
 
-/** The page's cookies through `document.cookie` (path `/`, SameSite=Lax). */
+/**
+ * The page's cookies through `document.cookie` (path `/`, SameSite=Lax). A read parses `document.cookie` only when it
+ * differs from the last one parsed: a cookie token store reads three names every 100 ms while someone listens.
+ */
 export function documentCookieJar(document: { cookie: string } | undefined = (globalThis as { document?: { cookie: string } }).document): CookieJar {
   if (!document) throw new Error("The cookie token store needs a browser document; on a server pass a cookieJar, or use a request or memory token store.");
+  let parsedHeader: string | undefined;
+  let parsed = new Map<string, string>();
   return {
     get(name) {
-      return parseCookieHeader(document.cookie).get(name);
+      const header = document.cookie;
+      if (header !== parsedHeader) {
+        parsed = parseCookieHeader(header);
+        parsedHeader = header;
+      }
+      return parsed.get(name);
     },
     set(name, value, { maxAgeSeconds, secure }) {
       document.cookie = `${encodeURIComponent(name)}=${encodeURIComponent(value)}; Max-Age=${maxAgeSeconds}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
