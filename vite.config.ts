@@ -70,15 +70,21 @@ export default defineConfig({
     // (run-setup.global.ts: test-databases, email-library and server-bundle.global.ts).
     globalSetup: ["packages/server/test/support/run-setup.global.ts"],
     projects: [
-      { test: { name: "protocol", include: ["packages/protocol/test/**/*.test.ts"] } },
-      // The repository's own scripts (scripts/): finding the browser the browser tests use.
-      { test: { name: "scripts", include: ["scripts/test/**/*.test.ts"] } },
-      // Node-side checks of the elements (the bundle budget); their browser tests run in web-test-runner.
-      { test: { name: "elements", include: ["packages/elements/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"], testTimeout: 120_000 } },
-      // Server rendering of the React package, in Node (no DOM); its browser tests run in web-test-runner.
-      { test: { name: "react", include: ["packages/react/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"] } },
-      // @latchkey/next's pieces that need no Next.js server (its pages are tested in demo/test/next-server-auth).
-      { test: { name: "next", include: ["packages/next/test/**/*.test.ts"] } },
+      // Node-side checks that start no server, in one project (vitest runs one project after another, and each start of
+      // one cost the run a few seconds of a fresh worker thread): the protocol's schemas and errors; the repository's
+      // own scripts (scripts/: finding the browser the browser tests use); the elements' bundle budget, manifest and
+      // messages; server rendering of the React package (no DOM); @latchkey/next's pieces that need no Next.js server
+      // (its pages are tested in demo/test/next-server-auth). The elements' and React's browser tests run in
+      // web-test-runner.
+      {
+        test: {
+          name: "packages and scripts",
+          include: ["packages/protocol/test/**/*.test.ts", "scripts/test/**/*.test.ts", "packages/elements/test/**/*.test.ts", "packages/react/test/**/*.test.ts", "packages/next/test/**/*.test.ts"],
+          exclude: ["**/*.browser.test.ts", "**/*.e2e.test.ts", "**/node_modules/**"],
+          // The elements' bundle budget builds the bundles first when they are missing.
+          testTimeout: 120_000,
+        },
+      },
       // The core's integration tests start a real server in-process, on PGlite.
       { ...BUNDLED, test: { name: "core", include: ["packages/core/test/**/*.test.ts"], exclude: ["**/*.browser.test.ts", "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
       { ...BUNDLED, test: { name: "server (PGlite)", include: serverTests, exclude: [serverE2e, ...spyingFiles, ...(postgresUrl ? postgresOnly : []), "**/node_modules/**"], env: { LATCHKEY_TEST_DB: "pglite" }, testTimeout: NODE_TEST_TIMEOUT, hookTimeout: 60_000 } },
