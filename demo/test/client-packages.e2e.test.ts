@@ -1,13 +1,12 @@
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath } from "../../scripts/chromium.mjs";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../packages/server/test/support/test-server.js";
-import { CHROMIUM_ARGS } from "./support/demo-e2e.js";
 import { freePort } from "../../packages/server/test/support/ports.js";
 import { CLIENT_PACKAGES, gzippedJavaScript, installApp, packClientPackages, removeQuietly, run, startProcess, untilAnswering, tarballProblems, writeNextApp, writeViteApp, type Started, type Tarball } from "./support/packed-apps.js";
+import { releaseChromium, sharedChromium } from "./support/shared-chromium.js";
 
 /**
  * The client packages as packages (issue 34): packed once for the file, installed from their tarballs (not
@@ -31,7 +30,7 @@ const tarball = (...names: string[]) => tarballs.filter((entry) => names.include
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "latchkey-client-packages-"));
-  const services = Promise.all([startTestServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
+  const services = Promise.all([startTestServer(), sharedChromium()]);
   try {
     tarballs = await packClientPackages(join(work, "tarballs"));
   } finally {
@@ -42,7 +41,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await Promise.all([...started.map((process) => process.stop()), browser?.close(), latchkey?.close()]);
+  await Promise.all([...started.map((process) => process.stop()), releaseChromium(browser), latchkey?.close()]);
   if (work) removeQuietly(work);
 });
 

@@ -2,6 +2,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestProject, TestServer } from "../../packages/server/test/support/test-server.js";
 import { startNext, startNextFixture, type RunningNext } from "./support/next-app.js";
+import { releaseChromium } from "./support/shared-chromium.js";
 
 /**
  * The Next.js App Router fixture (demo/next) as a customer's app: built with `next build` against the BUILT
@@ -25,7 +26,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await Promise.all([next?.close(), browser?.close(), latchkey?.close()]);
+  await Promise.all([next?.close(), releaseChromium(browser), latchkey?.close()]);
 });
 
 describe("Next.js App Router app", () => {

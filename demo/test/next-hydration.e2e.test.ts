@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestProject, TestServer } from "../../packages/server/test/support/test-server.js";
 import { startNext, startNextFixture, type RunningNext } from "./support/next-app.js";
+import { releaseChromium } from "./support/shared-chromium.js";
 
 /**
  * Issue 31: a Next.js page with several readers of the session (demo/next/app/header: `<SignedIn>`/`<SignedOut>`,
@@ -28,7 +29,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await Promise.all([servers.start?.close(), servers.dev?.close(), browser?.close(), latchkey?.close()]);
+  await Promise.all([servers.start?.close(), servers.dev?.close(), releaseChromium(browser), latchkey?.close()]);
 });
 
 describe.each(["start", "dev"] as const)("a Next.js page with several session readers (next %s)", (mode) => {

@@ -3,6 +3,7 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "../../packages/server/test/support/test-server.js";
 import { startNext, startNextFixture, type RunningNext } from "./support/next-app.js";
+import { releaseChromium } from "./support/shared-chromium.js";
 
 /**
  * Issue 31, "Reading the user on your own server": @latchkey/next in the demo's Next.js app (demo/next: proxy.ts
@@ -31,7 +32,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await Promise.all([next?.close(), browser?.close(), latchkey?.close()]);
+  await Promise.all([next?.close(), releaseChromium(browser), latchkey?.close()]);
 });
 
 describe("@latchkey/next in the demo's Next.js app", () => {

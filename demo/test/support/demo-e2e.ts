@@ -1,5 +1,4 @@
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { emailConfig, mailForBrowser, type CapturedMailForBrowser } from "../../../packages/elements/test/support/browser-test-services.js";
 import { startSmtpCapture, type SmtpCapture } from "../../../packages/server/test/support/smtp-capture.js";
@@ -7,11 +6,13 @@ import { createTestProject, reachablePublicUrl, startTestServer, type TestProjec
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../../../packages/server/src/services/projects.js";
 import { ensureDemoBuilt } from "./demo-build.js";
 import { CHROMIUM_ARGS } from "./chromium-args.mjs";
+import { releaseChromium, sharedChromium } from "./shared-chromium.js";
 
 /**
  * Shared setup of the demo's end-to-end suites: per test file one real server (in-memory PGlite, dev mode,
- * so it serves /demo/), one real SMTP capture and one Debian Chromium driven by playwright-core; per test a
- * fresh browser context (no cookies, no session storage) and a project whose mail goes to the capture.
+ * so it serves /demo/) and one real SMTP capture, with the thread's Debian Chromium (shared-chromium.ts) driven by
+ * playwright-core; per test a fresh browser context (no cookies, no session storage) and a project whose mail goes
+ * to the capture.
  */
 
 // Live bindings: test files read what their own beforeAll started.
@@ -26,13 +27,12 @@ export { CHROMIUM_ARGS };
 export function useDemoForFile(): void {
   beforeAll(async () => {
     await ensureDemoBuilt();
-    // playwright-core's launch makes a fresh temporary profile for each browser.
     [server, smtp, browser] = await Promise.all([
       // A public URL the server can reach itself at: its development OpenID provider (/dev/oauth) is the
       // issuer its shared OAuth providers discover.
       reachablePublicUrl().then((vars) => startTestServer({ ...vars, LATCHKEY_DEV_MODE: "true" })),
       startSmtpCapture(),
-      chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
+      sharedChromium(),
     ]);
   });
   afterEach(async () => {
@@ -42,7 +42,7 @@ export function useDemoForFile(): void {
     if (errors.length) throw new Error(`uncaught errors in the demo page:\n${errors.join("\n")}`);
   });
   afterAll(async () => {
-    await Promise.all([browser?.close(), server?.close(), smtp?.close()]);
+    await Promise.all([releaseChromium(browser), server?.close(), smtp?.close()]);
   });
 }
 

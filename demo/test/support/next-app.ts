@@ -2,11 +2,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
+import type { Browser } from "playwright-core";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../../packages/server/test/support/test-server.js";
-import { CHROMIUM_ARGS } from "./demo-e2e.js";
 import { ensureBuilt } from "./ensure-built.js";
+import { sharedChromium } from "./shared-chromium.js";
 
 /**
  * The Next.js App Router fixture (demo/next) as a customer's app: built with `next build` against the BUILT
@@ -131,7 +130,7 @@ export async function startNextFixture(
   projectName: string,
   { startServer = () => startTestServer(), baseUrl = (server: TestServer) => server.url }: { startServer?: () => Promise<TestServer>; baseUrl?: (server: TestServer) => string } = {},
 ): Promise<NextFixture> {
-  const started = Promise.all([startServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
+  const started = Promise.all([startServer(), sharedChromium()]);
   let latchkey: TestServer;
   let browser: Browser;
   try {

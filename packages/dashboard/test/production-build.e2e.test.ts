@@ -3,10 +3,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { CHROMIUM_ARGS } from "../../../demo/test/support/demo-e2e.js";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
+import { sharedChromium } from "../../../demo/test/support/shared-chromium.js";
 
 /**
  * The dashboard's build is a production build whatever NODE_ENV the shell that runs it has (issue 31): built
@@ -25,9 +23,8 @@ describe("the dashboard's production build", () => {
     const outDir = await mkdtemp(join(tmpdir(), "latchkey-dashboard-build-"));
     try {
       await viteBuild(outDir, { NODE_ENV: "development" });
-      const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+      const page = await (await sharedChromium()).newPage();
       try {
-        const page = await browser.newPage();
         const messages: string[] = [];
         page.on("console", (message) => messages.push(message.text()));
         await page.route("**/*", async (route) => {
@@ -47,7 +44,7 @@ describe("the dashboard's production build", () => {
         await page.waitForFunction(() => customElements.get("auth-sign-in") !== undefined, undefined, { timeout: 60_000 });
         expect(messages.filter((text) => /Lit is in dev mode|React DevTools/.test(text))).toEqual([]);
       } finally {
-        await browser.close();
+        await page.close();
       }
     } finally {
       await rm(outDir, { recursive: true, force: true });

@@ -4,12 +4,11 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../../../demo/test/support/ensure-built.js";
-import { CHROMIUM_ARGS } from "../../../demo/test/support/demo-e2e.js";
 import { createTestProject, startTestServer, type TestProject, type TestServer } from "../../server/test/support/test-server.js";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
+import { releaseChromium, sharedChromium } from "../../../demo/test/support/shared-chromium.js";
 
 /**
  * What the packages add to a customer's Vite app (scripts/app-size.mjs): tiny apps built for production against
@@ -55,12 +54,12 @@ beforeAll(async () => {
   await ensureBuilt([...PACKAGES_BUILD.outputs, ...APP_SIZE_BUILD.outputs], [PACKAGES_BUILD, APP_SIZE_BUILD]);
   await ensureBuilt(["packages/elements/dist/latchkey.iife.js"]);
   sizes = JSON.parse(readFileSync(join(repository, OUT, "sizes.json"), "utf8"));
-  [server, browser] = await Promise.all([startTestServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
+  [server, browser] = await Promise.all([startTestServer(), sharedChromium()]);
   project = await createTestProject(server, "Vite app");
 }, 600_000);
 
 afterAll(async () => {
-  await Promise.all([browser?.close(), server?.close()]);
+  await Promise.all([releaseChromium(browser), server?.close()]);
 });
 
 const app = (name: string): AppSize => {

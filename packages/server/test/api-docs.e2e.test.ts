@@ -1,8 +1,7 @@
-import { chromium, type Browser } from "playwright-core";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
-import { CHROMIUM_ARGS } from "../../../demo/test/support/chromium-args.mjs";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./support/test-server.js";
+import { releaseChromium, sharedChromium } from "../../../demo/test/support/shared-chromium.js";
 
 /** The API reference page at /api/v1/docs, rendered by Debian's Chromium. */
 
@@ -10,10 +9,10 @@ import { startTestServer, type TestServer } from "./support/test-server.js";
 let server: TestServer;
 let browser: Browser;
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS })]);
+  [server, browser] = await Promise.all([startTestServer(), sharedChromium()]);
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), server?.close()]);
+  await Promise.all([releaseChromium(browser), server?.close()]);
 });
 
 describe("the API reference page", () => {

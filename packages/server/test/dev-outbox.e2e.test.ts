@@ -1,11 +1,10 @@
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
-import { CHROMIUM_ARGS } from "../../../demo/test/support/chromium-args.mjs";
 import { sendEmail } from "../src/email/send.js";
 import { createLogger } from "../src/log.js";
 import { getProject } from "../src/services/projects.js";
 import { createTestProject, reachablePublicUrl, startTestServer, type TestServer } from "./support/test-server.js";
+import { releaseChromium, sharedChromium } from "../../../demo/test/support/shared-chromium.js";
 
 /** The dev outbox (/dev/outbox) in Debian's Chromium: each mail as its recipient would see it, and as text. */
 
@@ -15,11 +14,11 @@ let browser: Browser;
 beforeAll(async () => {
   [server, browser] = await Promise.all([
     reachablePublicUrl().then((vars) => startTestServer({ ...vars, LATCHKEY_DEV_MODE: "true" })),
-    chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
+    sharedChromium(),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), server?.close()]);
+  await Promise.all([releaseChromium(browser), server?.close()]);
 });
 
 describe("the dev outbox in a browser", () => {

@@ -1,13 +1,12 @@
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
-import { CHROMIUM_ARGS } from "../../../demo/test/support/demo-e2e.js";
 import { ensureBuilt } from "../../../demo/test/support/ensure-built.js";
 import { emailConfig } from "../../elements/test/support/browser-test-services.js";
 import { NEW_PROJECT_CONFIG_OVERRIDE } from "../src/services/projects.js";
 import { startSmtpCapture, type SmtpCapture } from "./support/smtp-capture.js";
 import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 import { addVirtualAuthenticator } from "../../../demo/test/support/virtual-authenticator.js";
+import { releaseChromium, sharedChromium } from "../../../demo/test/support/shared-chromium.js";
 
 /**
  * Issue 16 §5 in Chromium: passkeys on the handler pages the server hosts. Chrome's virtual authenticator
@@ -28,11 +27,11 @@ beforeAll(async () => {
   [server, smtp, browser] = await Promise.all([
     startTestServer({ ...vars, LATCHKEY_PUBLIC_URL: vars.LATCHKEY_PUBLIC_URL!.replace("127.0.0.1", "localhost") }),
     startSmtpCapture(),
-    chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
+    sharedChromium(),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), server?.close(), smtp?.close()]);
+  await Promise.all([releaseChromium(browser), server?.close(), smtp?.close()]);
 });
 
 

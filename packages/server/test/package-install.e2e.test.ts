@@ -3,12 +3,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
-import { CHROMIUM_ARGS } from "../../../demo/test/support/chromium-args.mjs";
 import { ensureBuilt, withBuildLock } from "../../../demo/test/support/ensure-built.js";
 import { freePort } from "./support/ports.js";
+import { releaseChromium, sharedChromium } from "../../../demo/test/support/shared-chromium.js";
 
 /**
  * The server as a package (issue 34): `npm pack -w @latchkey/server`, the tarball installed into an empty folder
@@ -99,11 +98,11 @@ beforeAll(async () => {
   server.stdout!.on("data", (d) => (output += d));
   server.stderr!.on("data", (d) => (output += d));
   await waitForHealth();
-  browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
+  browser = await sharedChromium();
 }, 600_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseChromium(browser);
   if (server && server.exitCode === null) {
     const exited = new Promise((resolve) => server!.once("exit", resolve));
     server.kill("SIGTERM");

@@ -1,11 +1,10 @@
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chromiumPath } from "../../../scripts/chromium.mjs";
-import { CHROMIUM_ARGS } from "../../../demo/test/support/demo-e2e.js";
 import { api } from "./support/api.js";
 import { PAYMENTS_CONFIG } from "./support/payments-purchases-fixture.js";
 import { startStripeStandIn, type StripeStandIn } from "./support/stripe-stand-in.js";
 import { createTestProject, reachablePublicUrl, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
+import { releaseChromium, sharedChromium } from "../../../demo/test/support/shared-chromium.js";
 
 /**
  * The hosted purchase page in Chromium at a phone's size (issue 32), on a server without a Stripe key (test
@@ -23,14 +22,14 @@ const pages: Page[] = [];
 beforeAll(async () => {
   [server, browser] = await Promise.all([
     reachablePublicUrl().then((vars) => startTestServer(vars)),
-    chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
+    sharedChromium(),
   ]);
 });
 afterEach(async () => {
   await Promise.all(pages.splice(0).map((page) => page.context().close()));
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), server?.close()]);
+  await Promise.all([releaseChromium(browser), server?.close()]);
 });
 
 const APP = "https://shop.example.com";

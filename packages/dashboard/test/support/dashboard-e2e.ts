@@ -1,18 +1,17 @@
 import { createRequire } from "node:module";
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, expect, vi } from "vitest";
 import { constants, createAdminApp, createClientApp } from "../../../core/src/index.js";
-import { CHROMIUM_ARGS } from "../../../../demo/test/support/demo-e2e.js";
-import { chromiumPath } from "../../../../scripts/chromium.mjs";
+import { releaseChromium, sharedChromium } from "../../../../demo/test/support/shared-chromium.js";
 import { createKeySet } from "../../../server/src/services/api-keys.js";
 import { reachablePublicUrl, startTestServer, type TestServer } from "../../../server/test/support/test-server.js";
 import { ensureDashboardBuilt } from "./dashboard-build.js";
 
 /**
  * What every dashboard end-to-end test file shares: the real server (dev mode, so mail lands in the dev outbox)
- * serving the built dashboard, one Chromium, a fresh browser context per page (closed after each test, which
- * fails on any uncaught error in the page), and the steps every test starts with: an owner signs up through
- * the widgets and creates a project.
+ * serving the built dashboard, the thread's Chromium (shared-chromium.ts), a fresh browser context per page
+ * (closed after each test, which fails on any uncaught error in the page), and the steps every test starts with:
+ * an owner signs up through the widgets and creates a project.
  */
 export interface DashboardHarness {
   readonly server: TestServer;
@@ -39,7 +38,7 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
     await ensureDashboardBuilt();
     [server, browser] = await Promise.all([
       reachablePublicUrl().then((vars) => startTestServer({ ...vars, LATCHKEY_DEV_MODE: "true", ...env })),
-      chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS }),
+      sharedChromium(),
     ]);
   }, 600_000);
   afterEach(async (context) => {
@@ -50,7 +49,7 @@ export function useDashboardHarness(env: Record<string, string> = {}): Dashboard
     if (errors.length) throw new Error(`uncaught errors in the dashboard:\n${errors.join("\n")}`);
   });
   afterAll(async () => {
-    await Promise.all([browser?.close(), server?.close()]);
+    await Promise.all([releaseChromium(browser), server?.close()]);
   });
 
   return {
