@@ -45,7 +45,7 @@ export function cookieTokenStore(options: CookieTokenStoreOptions): TokenStore {
    * A Secure cookie set over plain HTTP is dropped by the browser, so whether `stack-is-https` sticks tells if the page
    * is HTTPS. It is written when missing, not at every read: each write of `document.cookie` is a message to the
    * browser's network process and makes the next read ask it again, which at one read every 100 ms cost a page ~20 ms
-   * of CPU a second (Chromium 156).
+   * of CPU a second (Chromium 150: `node bench/cookie-poll.mjs`).
    */
   function markHttps(): void {
     if (secureCookiesDropped || jar.get(IS_HTTPS_COOKIE) !== undefined) return;

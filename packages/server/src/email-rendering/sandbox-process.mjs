@@ -8,8 +8,8 @@
 // not fail it), and 20 s of waiting for a render that waits on something that never comes; and the sizes of
 // sandbox-limits.mjs for what comes out, checked inside the isolate before anything is copied out of it.
 // An isolate serves one project: renders that name a projectId reuse that project's warm isolate (the first
-// costs ~0.4 s of CPU to load the libraries, see sandbox-library.mjs and codeCacheAfterRun; later ones ~5 ms), renders without one get a
-// fresh isolate that is disposed afterwards. Projects never share an isolate, and each render of a warm one starts from the state the
+// costs ~0.4 s of CPU to load the libraries, see sandbox-library.mjs and codeCacheAfterRun; later ones ~5 ms),
+// renders without one get a fresh isolate that is disposed afterwards. Projects never share an isolate, and each render of a warm one starts from the state the
 // libraries loaded into (sandbox-runtime/lockdown.js).
 import { readdirSync } from "node:fs";
 import { setPriority } from "node:os";
