@@ -70,12 +70,12 @@ export default defineConfig({
     // (run-setup.global.ts: test-databases, email-library and server-bundle.global.ts).
     globalSetup: ["packages/server/test/support/run-setup.global.ts"],
     projects: [
-      // Node-side checks that start no server, in one project (vitest runs one project after another, and each start of
-      // one cost the run a few seconds of a fresh worker thread): the protocol's schemas and errors; the repository's
-      // own scripts (scripts/: finding the browser the browser tests use); the elements' bundle budget, manifest and
-      // messages; server rendering of the React package (no DOM); @latchkey/next's pieces that need no Next.js server
-      // (its pages are tested in demo/test/next-server-auth). The elements' and React's browser tests run in
-      // web-test-runner.
+      // The packages' and scripts' few Node-side files, in one project (vitest runs one project after another, and each
+      // start of one cost the run a few seconds of a fresh worker thread): the protocol's schemas and errors; the
+      // repository's own scripts (scripts/: finding the browser the browser tests use); the elements' bundle budget,
+      // manifest and messages; server rendering of the React package (no DOM), and its lowest supported React; and
+      // @latchkey/next's pieces that need no Next.js server (its pages are tested in demo/test/next-server-auth). The
+      // elements' and React's browser tests run in web-test-runner.
       {
         test: {
           name: "packages and scripts",
