@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { admitAttempt, recordFailedAttempt, secondsBlocked, sweepStaleThrottles, type ThrottleSubject } from "../src/services/auth-throttle.js";
 import { api, type ApiResponse } from "./support/api.js";
+import { onAnotherConnection } from "./support/one-connection-check.js";
 import { createTestProject, PRODUCTION, startTestServer, type TestProject, type TestServer } from "./support/test-server.js";
 import { afterTheWait, expectRefused, failTimes as failTimesWith } from "./support/throttle.js";
 
@@ -108,7 +109,9 @@ describe("a failure below the threshold", () => {
     await server.db.transaction().execute(async (checking) => {
       // The check's clock (PostgreSQL's now(), fixed for its transaction) reads before the failure is written.
       await sql`select now()`.execute(checking);
-      await recordFailedAttempt(server.db, subject);
+      // On a connection of its own, as another request's failure would be (test servers otherwise keep PGlite's rule of
+      // one connection: support/one-connection-check.ts).
+      await onAnotherConnection(() => recordFailedAttempt(server.db, subject));
       expect(await secondsBlocked(checking, subject)).toBe(0);
     });
   });

@@ -9,6 +9,7 @@ import { startServer, type RunningServer } from "../../src/server.js";
 import { StartupError } from "../../src/startup-error.js";
 import { createKeySet } from "../../src/services/api-keys.js";
 import { createProject, NEW_PROJECT_CONFIG_OVERRIDE } from "../../src/services/projects.js";
+import { installOneConnectionCheck, takeOneConnectionRefusals } from "./one-connection-check.js";
 
 export interface TestServer extends RunningServer {
   env: Env;
@@ -38,6 +39,8 @@ export async function startTestServer(vars: Record<string, string> = {}, options
       await server.close();
       await db.destroy();
       await dropDatabase();
+      const refusals = takeOneConnectionRefusals();
+      if (refusals.length > 0) throw new Error(`${refusals.length} quer${refusals.length === 1 ? "y" : "ies"} from inside a transaction on the database, not on the transaction:\n${refusals.join("\n\n")}`);
     },
   };
 }
@@ -81,6 +84,7 @@ const REACHABLE = Symbol("a port reachablePublicUrl found free");
 
 async function testDatabase(): Promise<{ db: Db; dropDatabase: () => Promise<void> }> {
   if (process.env.LATCHKEY_TEST_DB !== "postgres") return pgliteDatabase();
+  installOneConnectionCheck();
   const adminUrl = process.env.LATCHKEY_TEST_DATABASE_URL;
   if (!adminUrl) throw new Error("LATCHKEY_TEST_DATABASE_URL must be set to run the suite against PostgreSQL");
   const name = `latchkey_test_${crypto.randomUUID().replaceAll("-", "")}`;
