@@ -10,8 +10,9 @@ import { ensureDashboardBuilt } from "./dashboard-build.js";
 /**
  * What every dashboard end-to-end test file shares: the real server (dev mode, so mail lands in the dev outbox)
  * serving the built dashboard, the thread's Chromium (shared-chromium.ts), a fresh browser context per page
- * (closed after each test, which fails on any uncaught error in the page), and the steps every test starts with:
- * an owner signs up through the widgets and creates a project.
+ * (closed after each test, which fails on any uncaught error in the page), and the steps tests start with: an owner
+ * who signs up, and a project of theirs (through the widgets and the Projects page, or through the API where that is
+ * not the test's subject).
  */
 export interface DashboardHarness {
   readonly server: TestServer;
@@ -161,15 +162,25 @@ export async function signUpOwnerByApi(server: TestServer): Promise<{ email: str
 }
 
 /**
- * A new owner (of their own, signed up through the API) on a new project's Overview, in one step; the project is
- * made through the Projects page, as an owner makes one.
+ * A new owner (of their own) on a new project's Overview, in one step: the owner signs up and creates the project
+ * with its app keys through the API, as the Projects page does it (create-project-form.tsx; making a project on
+ * that page is dashboard.e2e's, get-started.e2e's and owner-journey.e2e's subject), and the page opens on its
+ * Overview.
  */
-export async function ownerWithProject(harness: DashboardHarness, options?: Omit<NonNullable<Parameters<DashboardHarness["open"]>[0]>, "refreshToken">) {
-  const { email, refreshToken } = await signUpOwnerByApi(harness.server);
-  const page = await harness.open({ ...options, refreshToken });
-  await page.getByRole("heading", { name: "Projects", exact: true }).waitFor();
-  const projectId = await createAndOpenProject(page);
-  return { page, email, projectId };
+export async function ownerWithProject(harness: DashboardHarness, options?: Omit<NonNullable<Parameters<DashboardHarness["open"]>[0]>, "refreshToken" | "path">) {
+  const email = newOwnerEmail();
+  const app = internalClientApp(harness.server);
+  await app.signUpWithCredential({ email, password: OWNER_PASSWORD, noRedirect: true });
+  const owner = await app.getUser();
+  if (!owner?.selectedTeamId) throw new Error("the new owner has no team to own a project");
+  const project = await app.createProject({ displayName: `Project ${crypto.randomUUID().slice(0, 6)}`, ownerTeamId: owner.selectedTeamId });
+  const admin = createAdminApp({ projectId: project.id, projectOwnerSession: app.session, baseUrl: harness.server.url, tokenStore: "memory" });
+  // The key set the page makes with a project (app-keys.ts: publishable and secret server key, a 100-year life).
+  await admin.createInternalApiKey({ description: "App keys (Get started)", expiresAt: new Date(Date.now() + 100 * 365 * 86_400_000), hasPublishableClientKey: true, hasSecretServerKey: true, hasSuperSecretAdminKey: false });
+  const { refreshToken } = app.session.peek();
+  const page = await harness.open({ ...options, refreshToken: refreshToken!, path: `/dashboard/projects/${project.id}` });
+  await page.getByRole("heading", { name: "Users", level: 2, exact: true }).waitFor();
+  return { page, email, projectId: project.id };
 }
 
 /** The owner signed in through the API on the dashboard's own project (`internal`), as a second device would be. */
