@@ -5,11 +5,12 @@ import { bundledSources } from "./packages/server/test/support/bundled-sources.j
 
 // The server suite runs on embedded PGlite; when a real PostgreSQL is given (LATCHKEY_TEST_DATABASE_URL, as .ci/run
 // does), its API files run against PostgreSQL instead, and PGlite keeps the files below (bothDatabases, pgliteOnly,
-// databaseFree). Running every file on both cost about a seventh of CI's CPU (issue 35, bench/README.md). What differs between the two stays
-// tested on both: PGlite's own paths (its driver, change feed, data dir, template, one connection) in bothDatabases;
-// PGlite's one connection — a query awaited from inside a transaction on the database itself, not on the transaction,
-// waits forever there — on PostgreSQL too, whose test servers keep PGlite's rule (support/one-connection-check.ts);
-// and the API's flows on PGlite through the core's and the end-to-end projects, whose servers all run on PGlite.
+// databaseFree). Running every file on both cost about a seventh of CI's CPU (issue 35, bench/README.md). What
+// differs between the two stays tested on both: PGlite's own paths (its driver, change feed, data dir, template, one
+// connection) in bothDatabases; PGlite's one connection — a query awaited from inside a transaction on the database
+// itself, not on the transaction, waits forever there — on PostgreSQL too, whose test servers keep PGlite's rule
+// (support/one-connection-check.ts); and the API's flows on PGlite through the core's and the end-to-end projects,
+// whose servers all run on PGlite.
 const postgresUrl = process.env.LATCHKEY_TEST_DATABASE_URL;
 const serverTests = ["packages/server/test/**/*.test.ts"];
 // Browser checks of what the server serves (the API reference page) run once, with the other end-to-end files.
