@@ -150,15 +150,16 @@ function internalClientApp(server: TestServer) {
 
 /**
  * A new owner, signed up through the API (as the sign-in widget does it; signing up through the widgets is
- * dashboard.e2e's and get-started.e2e's subject), and that owner's session: its refresh token, for `open`.
+ * dashboard.e2e's and get-started.e2e's subject), and that owner's session: its refresh token, for `open`, and the
+ * client app it is signed in to.
  */
-export async function signUpOwnerByApi(server: TestServer): Promise<{ email: string; refreshToken: string }> {
+export async function signUpOwnerByApi(server: TestServer): Promise<{ email: string; refreshToken: string; app: ReturnType<typeof internalClientApp> }> {
   const email = newOwnerEmail();
   const app = internalClientApp(server);
   await app.signUpWithCredential({ email, password: OWNER_PASSWORD, noRedirect: true });
   const { refreshToken } = app.session.peek();
   if (!refreshToken) throw new Error("the sign-up through the API left no session");
-  return { email, refreshToken };
+  return { email, refreshToken, app };
 }
 
 /**
@@ -168,17 +169,15 @@ export async function signUpOwnerByApi(server: TestServer): Promise<{ email: str
  * Overview.
  */
 export async function ownerWithProject(harness: DashboardHarness, options?: Omit<NonNullable<Parameters<DashboardHarness["open"]>[0]>, "refreshToken" | "path">) {
-  const email = newOwnerEmail();
-  const app = internalClientApp(harness.server);
-  await app.signUpWithCredential({ email, password: OWNER_PASSWORD, noRedirect: true });
+  const { email, refreshToken, app } = await signUpOwnerByApi(harness.server);
   const owner = await app.getUser();
   if (!owner?.selectedTeamId) throw new Error("the new owner has no team to own a project");
   const project = await app.createProject({ displayName: `Project ${crypto.randomUUID().slice(0, 6)}`, ownerTeamId: owner.selectedTeamId });
   const admin = createAdminApp({ projectId: project.id, projectOwnerSession: app.session, baseUrl: harness.server.url, tokenStore: "memory" });
-  // The key set the page makes with a project (app-keys.ts: publishable and secret server key, a 100-year life).
+  // The key set the page makes with a project (app-keys.ts `createAppKeys`: publishable and secret server key, "never"
+  // expiring, which is NEVER_DAYS, 100 years; not imported: its modules are the page's TSX, React and router).
   await admin.createInternalApiKey({ description: "App keys (Get started)", expiresAt: new Date(Date.now() + 100 * 365 * 86_400_000), hasPublishableClientKey: true, hasSecretServerKey: true, hasSuperSecretAdminKey: false });
-  const { refreshToken } = app.session.peek();
-  const page = await harness.open({ ...options, refreshToken: refreshToken!, path: `/dashboard/projects/${project.id}` });
+  const page = await harness.open({ ...options, refreshToken, path: `/dashboard/projects/${project.id}` });
   await page.getByRole("heading", { name: "Users", level: 2, exact: true }).waitFor();
   return { page, email, projectId: project.id };
 }
