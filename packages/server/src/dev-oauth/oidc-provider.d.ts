@@ -1,5 +1,5 @@
 /**
- * The part of `oidc-provider` (v9) the development provider uses. The package ships no types; these follow
+ * The part of `oidc-provider` (v8) the development provider uses. The package ships no types; these follow
  * its documentation (docs/README.md of panva/node-oidc-provider) for the calls made here, nothing more.
  */
 declare module "oidc-provider" {

@@ -48,8 +48,8 @@ export function mountPathOf(issuer: string): string {
 }
 
 export async function createDevOidcProvider({ issuer, clientSecret, onServerError }: DevOidcProviderOptions): Promise<DevOidcProvider> {
-  // Loaded on first use: the package is for development only and prints a notice on Node versions it
-  // does not list, so a server that never serves /dev/oauth never loads it.
+  // Loaded on first use: the package (and Koa under it) is for development only, so a server that never serves
+  // /dev/oauth never loads it.
   const { default: Provider } = await import("oidc-provider");
   const mountPath = mountPathOf(issuer);
   // Signing keys live as long as the process: tokens from an earlier run are not meant to verify.
