@@ -181,6 +181,11 @@ async function measure(scenario, side, context) {
   }
 }
 
+/** What serverCommand runs: the bundled server as `npm start` runs it, or its sources with BENCH_LATCHKEY_FROM_SOURCE=1. */
+function latchkeyCommandLine() {
+  return process.env.BENCH_LATCHKEY_FROM_SOURCE === "1" ? "node --import tsx packages/server/src/main.ts" : "node packages/server/dist/main.js (the bundle npm start runs)";
+}
+
 function printHeader({ pgVersion, hashes }) {
   const version = (pkg) => JSON.parse(readFileSync(join(benchDir, "node_modules", pkg, "package.json"), "utf8")).version;
   const git = spawnSync("git", ["describe", "--always", "--dirty"], { cwd: root, encoding: "utf8" }).stdout.trim();
@@ -190,7 +195,7 @@ function printHeader({ pgVersion, hashes }) {
   console.log(`
 Latchkey vs Better Auth, same PostgreSQL ${pgVersion} (127.0.0.1), ${cpus().length} cores, Node ${process.version}, autocannon ${version("autocannon")}
   concurrency ${options.connections}; ${options.warmup} s warm-up, then ${options.duration} s measured (at most ${options.maxRequests} requests) per server and scenario
-  Latchkey ${git || "(no git)"}: node --import tsx packages/server/src/main.ts, pg pool 10
+  Latchkey ${git || "(no git)"}: ${latchkeyCommandLine()}, pg pool 10
     password hashing: argon2id m=19 MiB t=2 p=1 (@node-rs/argon2); stored hash prefix ${hashes.latchkey}
   Better Auth ${version("better-auth")}: Node http + toNodeHandler, pg pool 10, email+password, cookie cache ${COOKIE_CACHE_SECONDS} s
     password hashing: ${scrypt ? `scrypt N=${scrypt[1]} r=${scrypt[2]} p=${scrypt[3]} dkLen=${scrypt[4]}` : "scrypt (its default)"} (node:crypto); stored hash ${hashes.betterAuth}
