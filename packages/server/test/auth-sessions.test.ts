@@ -330,7 +330,8 @@ describe("listing and ending sessions", () => {
     const noQuery = await api(server.url, "/auth/sessions", { headers: asUser(project, alice) });
     expect(noQuery.body.code).toBe("SCHEMA_ERROR");
     expect(noQuery.body.error).toContain("query.user_id must be defined");
-    expect((await listSessions(project, alice, "someone")).body.error).toContain("query.user_id must be a valid UUID or the string 'me'");
+    // `me` is mapped to a uuid before the uuid check, so the protocol's words do not mention it.
+    expect((await listSessions(project, alice, "someone")).body.error).toMatch(/\n  - query\.user_id must be a valid UUID$/);
 
     const bobsSession = decodeJwt(bob.access_token).refresh_token_id as string;
     const steal = await api(server.url, `/auth/sessions/${bobsSession}?user_id=me`, { method: "DELETE", headers: asUser(project, alice) });

@@ -137,13 +137,17 @@ describe("changing notification preferences", () => {
     expect((await as(project, "server", `/emails/notification-preference/${other.id}`)).body.items).toEqual(defaults);
   });
 
-  it("requires enabled to be a boolean", async () => {
+  it("requires enabled to be a boolean, or a value the protocol casts to one", async () => {
     const { project, tokens } = await signedInUser();
-    for (const body of [{}, { enabled: "false" }, { enabled: false, extra: 1 }]) {
+    for (const body of [{}, { enabled: "no" }, { enabled: false, extra: 1 }]) {
       const response = await as(project, "client", `/emails/notification-preference/me/${MARKETING}`, { method: "PATCH", body, tokens });
       expect(response.status).toBe(400);
       expect(response.body.code).toBe("SCHEMA_ERROR");
     }
+    // "false" is cast to false, as the protocol's validator casts it.
+    const cast = await as(project, "client", `/emails/notification-preference/me/${MARKETING}`, { method: "PATCH", body: { enabled: "false" }, tokens });
+    expect(cast.status, cast.text).toBe(200);
+    expect(cast.body.enabled).toBe(false);
   });
 
   it("answers USER_ID_DOES_NOT_EXIST when a server changes a preference of nobody", async () => {

@@ -110,6 +110,24 @@ describe("/oauth-providers refusals", () => {
     expect(unchanged.body).toMatchObject({ account_id: "second", allow_sign_in: false });
   });
 
+  it("checks the body as the protocol's schema does, and leaves out an email the link does not have", async () => {
+    const project = await oauthProject();
+    const userId = await newUser(project);
+    const schemaError = (response: { body: { code: string; error: string } }) => [response.body.code, response.body.error.split("\n").slice(1)];
+    expect(schemaError(await create(project, { user_id: "abc", account_id: "a" }))).toEqual(["SCHEMA_ERROR", ["  - body.user_id must be a valid UUID"]]);
+    expect(schemaError(await create(project, { user_id: userId, account_id: "a", email: "not an email" }))).toEqual(["SCHEMA_ERROR", ["  - body.email must be a valid email"]]);
+    // yup's email check: the HTML standard's production, an empty string passing; any account id, empty too.
+    const loose = await create(project, { user_id: userId, account_id: "", email: "a@b", allow_sign_in: false });
+    expect(loose.status, loose.text).toBe(201);
+    expect(loose.body).toMatchObject({ account_id: "", email: "a@b" });
+    const { email: _, ...withoutEmail } = { provider_config_id: "github", user_id: userId, account_id: "no-email", allow_sign_in: false, allow_connected_accounts: true, email: undefined };
+    const created = await as(project, "server", "/oauth-providers", { body: withoutEmail });
+    expect(created.status, created.text).toBe(201);
+    const read = await as(project, "server", `/oauth-providers/${userId}/${created.body.id}`);
+    const listed = (await as(project, "server", `/oauth-providers?user_id=${userId}`)).body.items.find((item: { id: string }) => item.id === created.body.id);
+    for (const link of [created.body, read.body, listed]) expect(Object.keys(link)).not.toContain("email");
+  });
+
   it("gives the texts to @stackframe/js 2.8.41's createOAuthProvider", async () => {
     const project = await oauthProject();
     const app: any = stackSdk(server, project).server();

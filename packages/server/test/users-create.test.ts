@@ -119,6 +119,13 @@ describe("creating users (POST /users)", () => {
     expectSchemaError(await create({ primary_email: "" }), "body.primary_email must not be empty");
     expectSchemaError(await create({ display_name: "x".repeat(257) }), "body.display_name must be at most 256 characters");
     expectSchemaError(await create({ profile_image_url: `data:image/png;base64,${"A".repeat(1_000_000)}` }), "body.profile_image_url must be at most 1000000 characters");
+    // Its length is the last of its tests, as the protocol orders them.
+    const everything = await create({ profile_image_url: `not a url ${"A".repeat(1_000_000)}` });
+    expect(everything.body.error.split("\n").slice(1)).toEqual([
+      "  - body.profile_image_url contains spaces",
+      "  - body.profile_image_url is not a valid URL",
+      "  - body.profile_image_url must be at most 1000000 characters",
+    ]);
     expectSchemaError(await create({ totp_secret_base64: "AAA" }), "body.totp_secret_base64 is not valid base64");
     expectSchemaError(await create({ password_hash: "" }), "body.password_hash must not be empty");
     expectSchemaError(await create({ selected_team_id: crypto.randomUUID() }), "body contains unknown properties: selected_team_id");

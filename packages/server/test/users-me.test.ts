@@ -168,7 +168,10 @@ describe("the signed-in user at /users/me", () => {
     const patch = (body: unknown) => as(project, "client", "/users/me", { method: "PATCH", tokens, body });
     expectSchemaError(await patch({ display_name: "x".repeat(257) }), "body.display_name must be at most 256 characters");
     expectSchemaError(await patch({ display_name: "nul\u0000name" }), "body.display_name must not contain null characters");
-    expectSchemaError(await patch({ profile_image_url: "not a url" }), "body.profile_image_url contains spaces");
+    // The protocol's two URL tests report separately: "not a url" fails both, "https://a.com/a b" (which parses) the first.
+    expectSchemaError(await patch({ profile_image_url: "not a url" }), "body.profile_image_url contains spaces\n  - body.profile_image_url is not a valid URL");
+    const spaceInPath = await patch({ profile_image_url: "https://example.com/a b.png" });
+    expect(spaceInPath.body.error.split("\n").slice(1)).toEqual(["  - body.profile_image_url contains spaces"]);
     expectSchemaError(await patch({ profile_image_url: "nope" }), "body.profile_image_url is not a valid URL");
     expectSchemaError(await patch({ totp_secret_base64: "not base64!" }), "body.totp_secret_base64 is not valid base64");
     expectSchemaError(await patch({ otp_auth_enabled: "yes" }), "body.otp_auth_enabled must be a `boolean` type");

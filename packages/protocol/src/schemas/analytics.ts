@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuid } from "./ids.js";
 
 /**
  * Wire shapes of `POST /analytics/events/batch` (2.8.108): the page views and clicks a browser client
@@ -9,8 +10,6 @@ import { z } from "zod";
 export const ANALYTICS_MAX_EVENTS_PER_BATCH = 500;
 /** The latest instant PostgreSQL and JavaScript dates share, in ms since the epoch. */
 const MAX_TIME_MS = 8.64e15;
-
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "must be a valid UUID" });
 
 export const analyticsEvent = z.strictObject({
   /** `$page-view` and `$click` from the client library; any name an app may track. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { emailAddress, isValidUrl } from "./project-config.js";
+import { userIdOrMe, uuid } from "./ids.js";
+import { emailAddress, protocolUrl } from "./project-config.js";
 import { newerField } from "./dialect-fields.js";
 
 /**
@@ -23,11 +24,8 @@ export function passwordRequirementProblem(password: string): { tooShort: number
   return undefined;
 }
 
-/** An absolute URL without spaces, such as the base of an e-mail verification link. */
-export const callbackUrl = z.string().superRefine((value, ctx) => {
-  if (value.includes(" ")) ctx.addIssue({ code: "custom", message: "contains spaces" });
-  else if (!isValidUrl(value)) ctx.addIssue({ code: "custom", message: "is not a valid URL" });
-});
+/** An absolute URL without spaces, such as the base of an e-mail verification link (the protocol's URL check). */
+export const callbackUrl = protocolUrl;
 
 // A new password is any string here: its length rules are reported as PASSWORD_TOO_SHORT/PASSWORD_TOO_LONG
 // (which the client library catches as "requirements not met"), not as a schema error.
@@ -91,12 +89,6 @@ export const signInResponse = z.strictObject({
   is_new_user: z.boolean(),
 });
 export type SignInResponse = z.infer<typeof signInResponse>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
-
-/** A user id, or `me` for the signed-in user. */
-export const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID or the string 'me'" });
 
 /** Server sessions last at most 367 days (SPEC.md §6: a year by default). */
 export const SESSION_MAX_EXPIRES_IN_MILLIS = 1000 * 60 * 60 * 24 * 367;

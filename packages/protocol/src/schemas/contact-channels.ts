@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userIdOrMe, uuid } from "./ids.js";
 import { callbackUrl } from "./auth.js";
 import { emailWithCallbackBody, verificationCodeBody } from "./email-flows.js";
 import { emailAddress } from "./project-config.js";
@@ -9,11 +10,6 @@ import { emailAddress } from "./project-config.js";
  * the two `send-verification-code` routes and `POST /contact-channels/verify[/check-code]`.
  * Only the server and admin shapes may write `is_verified`.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// The protocol words both problems as its uuid check does, `me` or not.
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
-const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID" });
 
 export const CONTACT_CHANNEL_TYPES = ["email"] as const;
 export type ContactChannelType = (typeof CONTACT_CHANNEL_TYPES)[number];

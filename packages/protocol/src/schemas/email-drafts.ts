@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuid } from "./ids.js";
 import { emailCreatedResponse, emailThemeChoice, emailTsxSource } from "./email-themes-templates.js";
 import { MAX_DISPLAY_NAME_LENGTH } from "./project-config.js";
 
@@ -7,8 +8,6 @@ import { MAX_DISPLAY_NAME_LENGTH } from "./project-config.js";
  * to many users with `POST /emails/send-email` `draft_id`, which marks the draft sent.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
 const draftDisplayName = z.string().min(1).max(MAX_DISPLAY_NAME_LENGTH);
 
 export const emailDraftIdParams = z.object({ id: uuid });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isUuid, uuid } from "./ids.js";
 import { bodyAlternatives } from "./body-alternatives.js";
 import { newerField } from "./dialect-fields.js";
 import { MAX_DISPLAY_NAME_LENGTH } from "./project-config.js";
@@ -8,9 +9,6 @@ import { MAX_DISPLAY_NAME_LENGTH } from "./project-config.js";
  * and `/internal/email-templates`, kept in the project's config (`emails.themes`, `emails.templates`, with the
  * built-in ones merged in), and `POST /emails/render-email`, the preview. Drafts are in email-drafts.ts.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
 
 /** Theme and template sources are TSX modules; this bound keeps one project's config a reasonable size. */
 export const MAX_EMAIL_TSX_SOURCE_LENGTH = 200_000;
@@ -22,7 +20,7 @@ const emailDisplayName = z.string().min(1).max(MAX_DISPLAY_NAME_LENGTH);
  * `<path> is invalid`, the protocol's whole message for this field (its validator tests the value as one).
  */
 export const emailThemeChoice = z
-  .custom<string | false>((value) => value === false || (typeof value === "string" && UUID.test(value)), { error: "is invalid" })
+  .custom<string | false>((value) => value === false || (typeof value === "string" && isUuid(value)), { error: "is invalid" })
   .meta({ anyOf: [{ type: "string", format: "uuid" }, { const: false }] });
 
 /** `/{id}` of a theme or template. */

@@ -1,4 +1,5 @@
 /** Wire schemas of the Stack Auth REST API v1, one module per resource. */
+export * from "./ids.js";
 export * from "./auth.js";
 export * from "./oauth-flow.js";
 export * from "./oauth-providers.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { userIdOrMe } from "./auth.js";
+import { userIdOrMe, uuid } from "./ids.js";
 
 /**
  * Notification categories and preferences (SPEC.md §3 "Notification category"), and the server's
@@ -32,9 +32,6 @@ export const MARKETING_CATEGORY: NotificationCategory = {
 
 /** Every category, in the order the protocol lists them. */
 export const NOTIFICATION_CATEGORIES: readonly NotificationCategory[] = [TRANSACTIONAL_CATEGORY, MARKETING_CATEGORY];
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
 
 /** `GET /emails/notification-preference/{user_id}` (`me` for the signed-in user). */
 export const notificationPreferenceListParams = z.object({ user_id: userIdOrMe });

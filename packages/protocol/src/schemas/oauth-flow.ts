@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { protocolUrl } from "./project-config.js";
 
 /**
  * The OAuth sign-in flow's wire (SPEC.md §7): the browser-facing authorize request the client library builds,
@@ -6,15 +7,10 @@ import { z } from "zod";
  */
 
 /**
- * A URL parameter of the authorize request, checked for its syntax only, as the protocol's server does: each test
- * that fails is its own line (`query.redirect_uri contains spaces`, `query.redirect_uri is not a valid URL`). Whether
- * the URL is trusted is decided at the callback, once the provider has answered.
+ * A URL parameter of the authorize request, checked for its syntax only (the protocol's URL check). Whether the
+ * URL is trusted is decided at the callback, once the provider has answered.
  */
-const authorizeUrl = z.string().superRefine((value, ctx) => {
-  if (value.includes(" ")) ctx.addIssue({ code: "custom", message: "contains spaces" });
-  // The WHATWG parser alone: `https://example.com/a b` parses (the space is encoded) and fails the first test only.
-  if (!URL.canParse(value)) ctx.addIssue({ code: "custom", message: "is not a valid URL" });
-});
+const authorizeUrl = protocolUrl;
 
 /** `GET /auth/oauth/authorize/{provider_id}`: the client's OAuth parameters plus the protocol's own. */
 export const oauthAuthorizeQuery = z.object({
@@ -66,7 +62,7 @@ export const authorizationCodeTokenResponse = z.strictObject({
 export type AuthorizationCodeTokenResponse = z.infer<typeof authorizationCodeTokenResponse>;
 
 /** `POST /connected-accounts/{user_id}/{provider_id}/access-token`. */
-export const connectedAccountAccessTokenBody = z.object({ scope: z.string().optional() });
+export const connectedAccountAccessTokenBody = z.strictObject({ scope: z.string().optional() });
 export const connectedAccountAccessTokenResponse = z.strictObject({ access_token: z.string() });
 
 /** 2.8.108: a user's connected accounts (`GET /connected-accounts/{user_id}`), one per link that hands out tokens. */

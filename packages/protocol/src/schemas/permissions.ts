@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userIdOrMe, uuid } from "./ids.js";
 import { unpaginatedList } from "./list-response.js";
 
 /**
@@ -6,11 +7,6 @@ import { unpaginatedList } from "./list-response.js";
  * `/team-permission-definitions` and `/project-permission-definitions`, and the grants under
  * `/team-permissions` and `/project-permissions`.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-// The protocol words both problems as its uuid check does, `me` or not.
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
-const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID" });
 
 /** The protocol's system team permissions: the only ids that may start with `$`. */
 export const TEAM_SYSTEM_PERMISSION_IDS = [

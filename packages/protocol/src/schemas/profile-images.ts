@@ -1,14 +1,13 @@
 import { z } from "zod";
+import { uuid } from "./ids.js";
 
 /**
  * `GET /profile-images/{image_id}`: an image a user, team or member profile was given as a data URL, which
  * the server keeps and serves at the URL it returns in `profile_image_url` (issue 13 §2).
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const profileImageParams = z.object({
-  image_id: z.string().regex(UUID, { message: "must be a valid UUID" }),
+  image_id: uuid,
 });
 
 const STORED =

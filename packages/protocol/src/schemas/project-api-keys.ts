@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userIdOrMe } from "./ids.js";
 import { unpaginatedList } from "./list-response.js";
 
 /**
@@ -9,13 +10,13 @@ import { unpaginatedList } from "./list-response.js";
 export type ProjectApiKeyType = "user" | "team";
 type OwnerField = "user_id" | "team_id";
 
-/** `POST /{user|team}-api-keys`; the owner field is `user_id` or `team_id` by the route. */
+/** `POST /{user|team}-api-keys`; the owner field is `user_id` (a uuid or `me`) or `team_id` (any string, as in the protocol) by the route. */
 export const projectApiKeyCreateBody = (owner: OwnerField) =>
   z.strictObject({
     description: z.string(),
     expires_at_millis: z.number().nullable(),
     is_public: z.boolean().optional(),
-    [owner]: z.string(),
+    [owner]: owner === "user_id" ? userIdOrMe : z.string(),
   } as { description: z.ZodString; expires_at_millis: z.ZodNullable<z.ZodNumber>; is_public: z.ZodOptional<z.ZodBoolean> } & Record<typeof owner, z.ZodString>);
 
 /** `PATCH /{user|team}-api-keys/{id}` */

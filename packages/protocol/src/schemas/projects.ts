@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuid } from "./ids.js";
 import { unpaginatedList } from "./list-response.js";
 import {
   MAX_DISPLAY_NAME_LENGTH,
@@ -86,7 +87,7 @@ export type AdminProjectUpdateBody = z.infer<typeof adminProjectUpdateBody>;
 export const adminProjectCreateBody = adminProjectUpdateBody.extend({
   display_name: displayName,
   is_development_environment: newerField(z.boolean().optional()),
-  owner_team_id: z.uuid(),
+  owner_team_id: uuid,
 });
 export type AdminProjectCreateBody = z.infer<typeof adminProjectCreateBody>;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuid } from "./ids.js";
 import { bodyAlternatives, extendedAlternative } from "./body-alternatives.js";
 import { emailThemeChoice } from "./email-themes-templates.js";
 
@@ -7,9 +8,6 @@ import { emailThemeChoice } from "./email-themes-templates.js";
  * `variables`) or `draft_id` — the protocol's three shapes, each over the same base — to `user_ids` or
  * `all_users` (exactly one of them: the route checks that, after the project's email server).
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
 
 const base = {
   user_ids: z.array(uuid).optional(),

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { callbackUrl, userIdOrMe } from "./auth.js";
+import { userIdOrMe, uuid } from "./ids.js";
+import { callbackUrl } from "./auth.js";
 import { emailAddress } from "./project-config.js";
 import { unpaginatedList } from "./list-response.js";
 import { newerField } from "./dialect-fields.js";
@@ -9,8 +10,6 @@ import { newerField } from "./dialect-fields.js";
  * `$invite_members` (or a server) mails a code; the invited person, signed in, checks it, reads the team it
  * is for, and accepts it to become a member.
  */
-
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "must be a valid UUID" });
 
 /**
  * A Latchkey extension to the invitation (issue 16): roles the invited person gets on joining, on top of the

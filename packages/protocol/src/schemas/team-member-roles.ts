@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuid } from "./ids.js";
 import { unpaginatedList } from "./list-response.js";
 
 /**
@@ -6,8 +7,6 @@ import { unpaginatedList } from "./list-response.js";
  * read only its own permissions): each member's roles, i.e. their direct grants of the project's own team
  * permissions (not the `$…` system ones), and whether they administer the team.
  */
-
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: "must be a valid UUID" });
 
 export const teamMemberRolesQuery = z.strictObject({ team_id: uuid });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userIdOrMe, uuid } from "./ids.js";
 import { MAX_DISPLAY_NAME_LENGTH, imageUrl } from "./project-config.js";
 import { metadata } from "./metadata.js";
 import { ANY_IMAGE_URL_DESCRIPTION, CLIENT_UPLOADED_IMAGE_DESCRIPTION } from "./profile-images.js";
@@ -9,11 +10,6 @@ import { unpaginatedList } from "./list-response.js";
  * profiles (`/team-member-profiles`), SPEC.md §7 "Teams". A client writes fewer team fields than a
  * server; a member writes only the display name and image of their own profile.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
-/** A user id where the protocol also takes `me` (the signed-in user). */
-const userIdOrMe = z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID" });
 
 /** Team and member display names share the user display name's limit (SPEC.md §5). */
 const displayName = z.string().max(MAX_DISPLAY_NAME_LENGTH);

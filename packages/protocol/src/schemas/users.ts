@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userIdOrMe, uuid } from "./ids.js";
 import { PASSWORD_MAX_LENGTH } from "./auth.js";
 import { MAX_DISPLAY_NAME_LENGTH, imageUrl, isLooseEmail } from "./project-config.js";
 import { teamClientRead, teamServerRead } from "./teams.js";
@@ -13,9 +14,6 @@ export { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataProblem } from "./metad
  * and `GET/PATCH/DELETE /users/me` (the client shape names fewer writable fields).
  * SPEC.md §3 "Current user", §5 for the limits, §7 "Users and contact channels".
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const uuid = z.string().regex(UUID, { message: "must be a valid UUID" });
 
 /**
  * A string of at most `maximum` UTF-16 code units (JavaScript's `length`), the unit the protocol counts in;
@@ -159,7 +157,7 @@ export type UserServerCreateBody = z.infer<typeof userServerCreateBody>;
 
 /** A user id in a path: a UUID, or `me` for the signed-in user. */
 export const userIdParams = z.object({
-  user_id: z.string().refine((value) => value === "me" || UUID.test(value), { message: "must be a valid UUID" }),
+  user_id: userIdOrMe,
 });
 
 const booleanString = z.enum(["true", "false"]);

@@ -3,6 +3,7 @@ import { KnownErrors } from "@latchkey/protocol/errors";
 import { alternativesOf, fieldsUnknownInDialect, withDialectDefaults } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 import type { AppEnv } from "./context.js";
+import { castLikeTheProtocol, type Cast } from "./protocol-cast.js";
 import { parseAlternatives } from "./validate-alternatives.js";
 
 type Parts = { body?: z.ZodType; query?: z.ZodType; params?: z.ZodType };
@@ -61,9 +62,13 @@ export function validateRequest<P extends Parts>(c: Context<AppEnv>, parts: P, o
       else problems.push(result.problem);
       continue;
     }
-    const result = schema.safeParse(withDialectDefaults(schema, input[part], dialect), { reportInput: true });
+    // A body's values are cast to their fields' types first, as the protocol's validator casts them.
+    const casts: Cast[] = [];
+    const withDefaults = withDialectDefaults(schema, input[part], dialect);
+    const value = part === "body" ? castLikeTheProtocol(schema, withDefaults, casts) : withDefaults;
+    const result = schema.safeParse(value, { reportInput: true });
     if (result.success) output[part] = result.data;
-    else problems.push(...inFieldOrder(result.error.issues).map((issue) => describeIssue(part, issue)));
+    else problems.push(...inFieldOrder(result.error.issues).map((issue) => withCastOrigin(describeIssue(part, issue), issue, casts)));
   }
   if (problems.length > 0) {
     // A problem of several lines (a body matching none of its shapes) keeps its lines under its first one.
@@ -184,6 +189,20 @@ export function describeIssue(root: string, issue: z.core.$ZodIssue): string {
     default:
       return `${path} ${issue.message}`;
   }
+}
+
+/**
+ * A type problem of a value the cast changed names what was sent, as the protocol's words do: "… the final value
+ * was: `NaN` (cast from the value `"abc"`)."
+ */
+function withCastOrigin(problem: string, issue: z.core.$ZodIssue, casts: readonly Cast[]): string {
+  if (issue.code !== "invalid_type" || casts.length === 0 || !problem.endsWith("`.")) return problem;
+  const cast = casts.find((candidate) => samePath(candidate.path, issue.path));
+  return cast ? `${problem.slice(0, -1)} (cast from the value \`${printValue(cast.original)}\`).` : problem;
+}
+
+function samePath(a: readonly PropertyKey[], b: readonly PropertyKey[]): boolean {
+  return a.length === b.length && a.every((key, index) => key === b[index]);
 }
 
 function yupTypeName(expected: string): string {

@@ -25,7 +25,7 @@ export function renderOAuthAccount(config: ProjectConfig, row: OAuthAccountRow):
   return {
     user_id: row.user_id,
     id: row.id,
-    email: row.email,
+    ...(row.email !== null && { email: row.email }),
     provider_config_id: row.provider_config_id,
     type,
     allow_sign_in: row.allow_sign_in,

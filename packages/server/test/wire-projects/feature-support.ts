@@ -44,8 +44,11 @@ describe("POST /check-feature-support", () => {
     expect(await response.text()).toBe(unsupported("X"));
   });
 
-  it("refuses a feature_name that is not a string", async () => {
-    expectSchemaError(await api(server.url, "/check-feature-support", { method: "POST", body: { feature_name: 5 } }), "body.feature_name must be a `string` type");
+  it("refuses a feature_name that is not a string, after casting a number to its text as the protocol does", async () => {
+    expectSchemaError(await api(server.url, "/check-feature-support", { method: "POST", body: { feature_name: { name: "x" } } }), "body.feature_name must be a `string` type");
+    const cast = await api(server.url, "/check-feature-support", { method: "POST", body: { feature_name: 5 } });
+    expect(cast.text).toContain("5");
+    expect(cast.body.code).not.toBe("SCHEMA_ERROR");
   });
 
   it("is what the published SDK throws for a feature it does not support", async () => {
