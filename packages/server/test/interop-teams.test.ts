@@ -160,3 +160,30 @@ describe("the published Stack SDK with teams", () => {
     expect(listed.map((k) => [k.description, k.whyInvalid()])).toEqual([["third", null], ["second", "manually-revoked"], ["first", null]]);
   });
 });
+
+describe("the 2.8.108 SDK's team lists", () => {
+  it("pages, orders and searches a server's teams, and a user's", async () => {
+    const own = await createTestProject(server, "SDK team pages");
+    const app: any = stackSdk(server, own, "2.8.108").server();
+    const names = ["Alpha", "Beta", "Gamma", "Alpine", "Delta"];
+    const made: Array<{ id: string }> = [];
+    for (const displayName of names) made.push(await app.createTeam({ displayName }));
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await app.listTeams({ limit: 2, cursor });
+      pages.push(page.map((team: { displayName: string }) => team.displayName));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(pages).toEqual([["Alpha", "Beta"], ["Gamma", "Alpine"], ["Delta"]]);
+    expect((await app.listTeams({ orderBy: "createdAt", desc: true, limit: 2 })).map((team: { displayName: string }) => team.displayName)).toEqual(["Delta", "Alpine"]);
+    expect((await app.listTeams({ query: "alp" })).map((team: { displayName: string }) => team.displayName)).toEqual(["Alpha", "Alpine"]);
+    expect((await app.listTeams({ query: made[2]!.id })).map((team: { displayName: string }) => team.displayName)).toEqual(["Gamma"]);
+    const user = await app.createUser({ primaryEmail: `pages-${crypto.randomUUID()}@example.com` });
+    for (const team of [made[1]!, made[3]!]) await (await app.getTeam(team.id)).addUser(user.id);
+    expect((await user.listTeams()).map((team: { displayName: string }) => team.displayName)).toEqual(["Beta", "Alpine"]);
+    // The older protocol has no paging here: a limit is an unknown property.
+    const older = await api(server.url, "/teams?limit=2", { headers: own.headers("server") });
+    expect(older.body.error).toContain("query contains unknown properties: limit");
+  });
+});

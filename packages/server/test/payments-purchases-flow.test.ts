@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { api } from "./support/api.js";
 import { stackSdk } from "./support/stack-sdk.js";
 import type { TestProject } from "./support/test-server.js";
 import { as, createTeam, expectKnownError, server, useServerForFile } from "./support/users-fixture.js";
@@ -148,5 +149,41 @@ describe("@stackframe/js 2.8.41 createCheckoutUrl", () => {
     const teamCode = decodeURIComponent(new URL(teamUrl).pathname.split("/").pop()!);
     expect((await completeTestMode(teamCode, "monthly")).status).toBe(200);
     expect((await as(project, "server", `/payments/items/team/${team}/seats`)).body.quantity).toBe(5);
+  });
+});
+
+describe("@stackframe/js 2.8.108 createCheckoutUrl: products", () => {
+  const codeOf = (url: string) => decodeURIComponent(new URL(url).pathname.split("/").pop()!);
+
+  it("gives a signed-in user a link for a product by id, and a server one for an inline product", async () => {
+    const project = await paymentsProject();
+    const sdk = stackSdk(server, project, "2.8.108");
+    const client = sdk.client();
+    const email = `sdk-${crypto.randomUUID()}@example.com`;
+    expect((await client.signUpWithCredential({ email, password: "correct horse", noRedirect: true, verificationCallbackUrl: "http://localhost:3000/handler/email-verification" })).status).toBe("ok");
+    const user = await client.getUser({ or: "throw" });
+    const byId = await user.createCheckoutUrl({ productId: "credit-pack" } as never);
+    expect(byId.startsWith(`${server.env.publicUrl}/purchase/${project.projectId}_`)).toBe(true);
+    expect((await publicCall("validate-code", { full_code: codeOf(byId) })).body.offer.display_name).toBe("Credit pack");
+
+    const serverUser = (await sdk.server().getUser(user.id))!;
+    const product = { display_name: "Custom pack", customer_type: "user", server_only: true, stackable: true, prices: { once: { USD: "5" } }, included_items: { credits: { quantity: 7 } } };
+    const inline = await serverUser.createCheckoutUrl({ product } as never);
+    const described = await publicCall("validate-code", { full_code: codeOf(inline) });
+    expect(described.body.offer).toMatchObject({ display_name: "Custom pack", stackable: true });
+    expect((await completeTestMode(codeOf(inline), "once", 2)).status).toBe(200);
+    expect((await as(project, "server", `/payments/items/user/${user.id}/credits`)).body.quantity).toBe(14);
+  });
+
+  it("answers in products' words to 2.8.108, and keeps product fields out of 2.8.41 requests", async () => {
+    const project = await paymentsProject();
+    const { id } = await buyer(project);
+    const newer = Object.fromEntries(Object.entries(project.headers("server")).map(([key, value]) => [key.replace(/^x-stack-/, "x-hexclave-"), value]));
+    const inline = { display_name: "X", customer_type: "user", prices: { once: { USD: "1" } }, included_items: {} };
+    const both = await api(server.url, "/payments/purchases/create-purchase-url", { headers: newer, body: { customer_type: "user", customer_id: id, product_id: "credit-pack", product_inline: inline } });
+    expectPlain400(both, "Cannot specify both product_id and product_inline!");
+    const older = await as(project, "server", "/payments/purchases/create-purchase-url", { method: "POST", body: { customer_type: "user", customer_id: id, product_id: "credit-pack" } });
+    expect(older.body.code).toBe("SCHEMA_ERROR");
+    expect(older.body.error).toContain("body contains unknown properties: product_id");
   });
 });

@@ -81,4 +81,27 @@ describe("permissions through the published Stack SDK", () => {
     await admin.deleteTeamPermissionDefinition("reviewer");
     expect((await admin.listTeamPermissionDefinitions()).map((p) => p.id)).not.toContain("reviewer");
   });
+
+  it("pages and searches team definitions through the 2.8.108 admin app, and keeps 2.8.41 to one list", async () => {
+    const own = await createTestProject(server, "SDK permission pages");
+    const admin: any = stackSdk(server, own, "2.8.108").admin();
+    for (const id of ["audit:read", "audit:write", "billing:view"]) await admin.createTeamPermissionDefinition({ id, description: `Can ${id}`, containedPermissionIds: [] });
+    const everyId = (await admin.listTeamPermissionDefinitions()).map((p: { id: string }) => p.id);
+    expect(everyId).toEqual([...everyId].sort());
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await admin.listTeamPermissionDefinitionsPaginated({ limit: 4, cursor });
+      expect(page.items.length).toBeLessThanOrEqual(4);
+      pages.push(page.items.map((p: { id: string }) => p.id));
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(pages.flat()).toEqual(everyId);
+    expect(pages.length).toBe(Math.ceil(everyId.length / 4));
+    const audit = await admin.listTeamPermissionDefinitionsPaginated({ limit: 1, query: "AUDIT" });
+    expect([audit.items.map((p: { id: string }) => p.id), audit.nextCursor]).toEqual([["audit:read"], "audit:write"]);
+    // The older protocol has no such parameters: its list is one page, and a limit is an unknown property.
+    const older = await fetch(`${server.url}/api/v1/team-permission-definitions?limit=2`, { headers: own.headers("admin") });
+    expect((await older.json()).error).toContain("query contains unknown properties: limit");
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { newerField } from "./dialect-fields.js";
 
 /**
  * Wire schemas of the purchase routes (issue 32, SPEC.md §7 payments): purchase URLs, their single-use codes,
@@ -61,9 +62,24 @@ export const inlineOfferSchema = z.strictObject({
 export type InlineOffer = z.output<typeof inlineOfferSchema>;
 
 /**
+ * 2.8.108's inline product (`inlineProductSchema`): the inline offer renamed, with `stackable` and metadata. The
+ * metadata is accepted and not kept (an inline product lives only in its purchase code), as `server_only: false`
+ * changes nothing: an inline product is only ever sold through a server's link.
+ */
+export const inlineProductSchema = inlineOfferSchema.extend({
+  server_only: z.boolean().default(true),
+  stackable: z.boolean().default(false),
+  client_metadata: z.unknown().optional(),
+  client_read_only_metadata: z.unknown().optional(),
+  server_metadata: z.unknown().optional(),
+});
+export type InlineProduct = z.output<typeof inlineProductSchema>;
+
+/**
  * `POST /payments/purchases/create-purchase-url`. The inline offer comes as `inline_offer` (what the 2.8.41 SDK
- * sends and SPEC.md names) or `offer_inline` (the reference server's own field name): both mean the same.
- * `return_url` is a Latchkey addition: where the purchase page's "done" link leads (a trusted domain).
+ * sends and SPEC.md names) or `offer_inline` (the reference server's own field name): both mean the same. The
+ * 2.8.108 SDK names offers products: `product_id` and `product_inline`. `return_url`: where the purchase page's
+ * "done" link leads (a trusted domain); a Latchkey addition in 2.8.41, the protocol's own in 2.8.108.
  */
 export const createPurchaseUrlBody = z.strictObject({
   customer_type: customerTypeSchema,
@@ -71,6 +87,8 @@ export const createPurchaseUrlBody = z.strictObject({
   offer_id: z.string().optional(),
   offer_inline: inlineOfferSchema.optional(),
   inline_offer: inlineOfferSchema.optional(),
+  product_id: newerField(z.string().optional()),
+  product_inline: newerField(inlineProductSchema.optional()),
   return_url: z.string().optional(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { userIdOrMe, uuid } from "./ids.js";
-import { unpaginatedList } from "./list-response.js";
+import { newerField } from "./dialect-fields.js";
+import { paginatedList, queryPageSize, unpaginatedList } from "./list-response.js";
 
 /**
  * Wire shapes of permissions (SPEC.md §3 "Permission", §5 ids, §7 "Permissions"): the admin CRUD of
@@ -55,7 +56,17 @@ export const permissionDefinitionRead = z.strictObject({
 export type PermissionDefinitionRead = z.infer<typeof permissionDefinitionRead>;
 
 /** `GET /{team,project}-permission-definitions`, sorted by id. */
-export const permissionDefinitionListResponse = unpaginatedList(permissionDefinitionRead);
+/**
+ * `GET /{scope}-permission-definitions` (2.8.108): a page of `limit` definitions from `cursor` (the id of the first
+ * one), of those whose id or description holds `query` (any case). Without `limit`, every definition in one list.
+ */
+export const permissionDefinitionListQuery = z.object({
+  limit: newerField(queryPageSize.optional()),
+  cursor: newerField(z.string().optional()),
+  query: newerField(z.string().optional()),
+});
+
+export const permissionDefinitionListResponse = z.union([unpaginatedList(permissionDefinitionRead), paginatedList(permissionDefinitionRead)]);
 
 const recursive = z.enum(["true", "false"]);
 

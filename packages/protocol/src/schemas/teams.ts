@@ -3,7 +3,8 @@ import { userIdOrMe, uuid } from "./ids.js";
 import { MAX_DISPLAY_NAME_LENGTH, imageUrl } from "./project-config.js";
 import { metadata } from "./metadata.js";
 import { ANY_IMAGE_URL_DESCRIPTION, CLIENT_UPLOADED_IMAGE_DESCRIPTION } from "./profile-images.js";
-import { unpaginatedList } from "./list-response.js";
+import { newerField } from "./dialect-fields.js";
+import { paginatedList, queryPageSize, unpaginatedList } from "./list-response.js";
 
 /**
  * Wire shapes of teams (`/teams`), memberships (`/team-memberships/{team_id}/{user_id}`) and member
@@ -47,7 +48,19 @@ export type TeamServerCreateBody = z.infer<typeof teamServerCreateBody>;
 export const teamCreateQuery = z.object({ add_current_user: z.enum(["true", "false"]).optional() });
 
 /** `GET /teams`: a client must name itself (`user_id=me`); a server may filter by any member. */
-export const teamListQuery = z.object({ user_id: userIdOrMe.optional() });
+/**
+ * `GET /teams`. 2.8.108 adds paging and search: `limit` teams from `cursor` (the id of the page's first team), in
+ * creation order (`order_by=created_at`, the only order) or newest first (`desc=true`), of those whose name holds
+ * `query` (any case) or whose id it is.
+ */
+export const teamListQuery = z.object({
+  user_id: userIdOrMe.optional(),
+  order_by: newerField(z.enum(["created_at"]).optional()),
+  desc: newerField(z.enum(["true", "false"]).optional()),
+  cursor: newerField(uuid.optional()),
+  limit: newerField(queryPageSize.optional()),
+  query: newerField(z.string().optional()),
+});
 
 export const teamIdParams = z.object({ team_id: uuid });
 
@@ -88,7 +101,7 @@ export type TeamServerRead = z.infer<typeof teamServerRead>;
 export const teamRead = z.union([teamClientRead, teamServerRead]);
 
 /** `GET /teams` */
-export const teamListResponse = unpaginatedList(teamRead);
+export const teamListResponse = z.union([unpaginatedList(teamRead), paginatedList(teamRead)]);
 
 /** `POST /team-memberships/{team_id}/{user_id}` */
 export const teamMembershipRead = z.strictObject({

@@ -6,6 +6,7 @@ import { teamClientRead, teamServerRead } from "./teams.js";
 import { hasNul, metadata } from "./metadata.js";
 import { CLIENT_UPLOADED_IMAGE_DESCRIPTION } from "./profile-images.js";
 import { newerField } from "./dialect-fields.js";
+import { queryPageSize } from "./list-response.js";
 
 export { MAX_METADATA_BYTES, MAX_METADATA_DEPTH, metadataProblem } from "./metadata.js";
 
@@ -162,24 +163,6 @@ export const userIdParams = z.object({
 
 const booleanString = z.enum(["true", "false"]);
 
-/** A query-string page size: an integer of at least 1, with the protocol's wording for each problem. */
-const pageSize = z.string().transform((value, ctx) => {
-  const trimmed = value.replace(/\s/g, "");
-  const number = trimmed === "" ? Number.NaN : Number(trimmed);
-  const problem = Number.isNaN(number)
-    ? `must be a \`number\` type, but the final value was: \`NaN\` (cast from the value \`${JSON.stringify(value)}\`).`
-    : !Number.isInteger(number)
-      ? "must be an integer"
-      : number < 1
-        ? "must be greater than or equal to 1"
-        : !Number.isSafeInteger(number)
-          ? `must be less than or equal to ${Number.MAX_SAFE_INTEGER}`
-          : undefined;
-  if (problem === undefined) return number;
-  ctx.addIssue({ code: "custom", message: problem });
-  return z.NEVER;
-});
-
 /**
  * `GET /users` (server, admin). `cursor` is the id of the first user of the page. Which users are listed
  * (newer protocol): by default those who are neither anonymous nor restricted; `include_restricted` adds
@@ -189,7 +172,7 @@ const pageSize = z.string().transform((value, ctx) => {
  */
 export const userListQuery = z.object({
   cursor: uuid.optional(),
-  limit: pageSize.optional(),
+  limit: queryPageSize.optional(),
   // `last_active_at` is the newer protocol's; a zod enum cannot mark one member, so both versions accept it.
   order_by: z.enum(["signed_up_at", "last_active_at"]).optional(),
   desc: booleanString.optional(),

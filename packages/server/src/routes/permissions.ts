@@ -2,6 +2,7 @@ import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
 import {
   permissionDefinitionCreateBody,
+  permissionDefinitionListQuery,
   permissionDefinitionListResponse,
   permissionDefinitionParams,
   permissionDefinitionRead,
@@ -157,11 +158,23 @@ function definitionRoutes(scope: PermissionScope): Route[] {
       method: "get",
       path: base,
       summary: `List ${what}s`,
-      description: scope === "team" ? "Sorted by id; the six system permissions (`$update_team`, …) are included." : "Sorted by id.",
+      description:
+        (scope === "team" ? "Sorted by id; the six system permissions (`$update_team`, …) are included." : "Sorted by id.") +
+        " With `limit` (2.8.108), a page from `cursor` (the id of the page's first definition), `pagination.next_cursor` naming the next one's; `query` keeps the definitions whose id or description holds it, in any case.",
       tags: TAGS,
       access: ADMIN_ACCESS,
+      request: { query: permissionDefinitionListQuery },
       response: { description: "The definitions.", schema: permissionDefinitionListResponse },
-      handler: async (c, { auth }) => ({ items: await listPermissionDefinitions(c.get("deps").db, auth.project.id, scope), is_paginated: false }) as const,
+      handler: async (c, { auth, query }) => {
+        const all = await listPermissionDefinitions(c.get("deps").db, auth.project.id, scope);
+        const needle = query.query?.toLowerCase();
+        const found = needle === undefined ? all : all.filter((d) => d.id.toLowerCase().includes(needle) || (d.description ?? "").toLowerCase().includes(needle));
+        if (query.limit === undefined) return { items: found, is_paginated: false } as const;
+        // Sorted by id, so a cursor that names a definition deleted since still starts the page where it stood.
+        const from = query.cursor === undefined ? found : found.filter((d) => d.id >= query.cursor!);
+        const next = from[query.limit];
+        return { items: from.slice(0, query.limit), is_paginated: true, pagination: { next_cursor: next?.id ?? null } } as const;
+      },
     }),
     defineRoute({
       method: "post",

@@ -15,7 +15,7 @@ import {
 import { renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { RequestAuth } from "../http/context.js";
 import { ANY_ACCESS, defineRoute } from "../http/route.js";
-import { createTeam, deleteTeam, listTeams, readTeam, renderClientTeam, renderServerTeam, updateTeam, type TeamRow } from "../services/teams.js";
+import { createTeam, deleteTeam, listTeamsPage, readTeam, renderClientTeam, renderServerTeam, updateTeam, type TeamRow } from "../services/teams.js";
 import { checkProfileImageUrl } from "../services/profile-images.js";
 import { resolveUserId, teamActor } from "./team-route-helpers.js";
 
@@ -59,7 +59,8 @@ export const teamsRoutes = [
     method: "get",
     path: "/teams",
     summary: "List teams",
-    description: "A client lists the teams of its own user (`user_id=me`); a server lists every team, or a user's.",
+    description:
+      "A client lists the teams of its own user (`user_id=me`); a server lists every team, or a user's. With `limit` (2.8.108), a page from `cursor` (the id of the page's first team), `pagination.next_cursor` naming the next one's; `desc=true` lists the newest first, and `query` keeps the teams whose name holds it (any case) or whose id it is.",
     tags: TAGS,
     access: ANY_ACCESS,
     request: { query: teamListQuery },
@@ -70,8 +71,10 @@ export const teamsRoutes = [
       if (auth.type === "client" && (userId === undefined || userId !== auth.user?.id)) {
         throw new HTTPException(403, { message: 'Client can only list teams for their own user. user_id must be either "me" or the ID of the current user' });
       }
-      const teams = await listTeams(c.get("deps").db, auth.project.id, userId);
-      return { items: teams.map((team) => renderFor(auth, team)), is_paginated: false } as const;
+      const page = await listTeamsPage(c.get("deps").db, auth.project.id, { memberUserId: userId, cursor: query.cursor, limit: query.limit, desc: query.desc === "true", query: query.query });
+      const items = page.teams.map((team) => renderFor(auth, team));
+      if (query.limit === undefined) return { items, is_paginated: false } as const;
+      return { items, is_paginated: true, pagination: { next_cursor: page.nextCursor } } as const;
     },
   }),
   defineRoute({

@@ -1,6 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import type { InlineOffer } from "@latchkey/protocol/schemas";
+import type { InlineOffer, InlineProduct } from "@latchkey/protocol/schemas";
 import { isUrlTrustedForProject } from "../config/hosted-pages.js";
 import { renderProjectConfig, type ConfigObject, type OfferConfig, type ProjectConfig } from "../config/project-config.js";
 import type { Db } from "../db/connect.js";
@@ -47,6 +47,9 @@ export interface CreatePurchaseUrlInput {
   offer_id?: string;
   offer_inline?: InlineOffer;
   inline_offer?: InlineOffer;
+  /** 2.8.108's names of the same. */
+  product_id?: string;
+  product_inline?: InlineProduct;
   return_url?: string;
 }
 
@@ -60,9 +63,11 @@ export async function createPurchaseUrl(deps: AppDeps, auth: RequestAuth, body: 
     stripeAccountId = await stripeAccountIdOf(db, projectId);
     if (!stripeAccountId) throw plain(400, NOT_SET_UP);
   }
-  const { offerId, offer } = offerForPurchase(config, auth.type, body.offer_id, body.offer_inline ?? body.inline_offer);
+  const named = body.product_id !== undefined || body.product_inline !== undefined ? "product" : "offer";
+  const requestedId = body.product_id ?? body.offer_id;
+  const { offerId, offer } = offerForPurchase(config, auth.type, requestedId, body.product_inline ?? body.offer_inline ?? body.inline_offer, named);
   if (body.customer_type !== offer.customerType) {
-    throw new KnownErrors.OfferCustomerTypeDoesNotMatch(body.offer_id, body.customer_id, offer.customerType, body.customer_type);
+    throw new KnownErrors.OfferCustomerTypeDoesNotMatch(requestedId, body.customer_id, offer.customerType, body.customer_type);
   }
   const customer: Customer = { projectId, customerType: body.customer_type, customerId: body.customer_id };
   await assertClientMayActFor(auth, customer, db);

@@ -1,6 +1,6 @@
 import { HTTPException } from "hono/http-exception";
 import { KnownErrors } from "@latchkey/protocol/errors";
-import { PAYMENT_CURRENCIES, type InlineOffer } from "@latchkey/protocol/schemas";
+import { PAYMENT_CURRENCIES, type InlineOffer, type InlineProduct } from "@latchkey/protocol/schemas";
 import type { DayInterval, OfferConfig, OfferPriceConfig, ProjectConfig } from "../config/project-config.js";
 import type { Db } from "../db/connect.js";
 import type { AccessType } from "./deps.js";
@@ -14,13 +14,14 @@ import { ownedOffers, type Customer, type OwnedOffer } from "./payments-ledger.j
 const plain400 = (message: string) => new HTTPException(400, { message });
 
 /** The reference's conversion of an inline offer: server-only, one price set, items never repeating unless said. */
-export function offerFromInline(inline: InlineOffer): OfferConfig {
+export function offerFromInline(inline: InlineOffer | InlineProduct): OfferConfig {
   return {
     displayName: inline.display_name,
     customerType: inline.customer_type,
     ...(inline.free_trial ? { freeTrial: inline.free_trial as DayInterval } : {}),
     serverOnly: true,
-    stackable: false,
+    // 2.8.108's inline product may be stackable; 2.8.41's inline offer never is.
+    stackable: "stackable" in inline ? inline.stackable : false,
     isAddOnTo: false,
     prices: Object.fromEntries(
       Object.entries(inline.prices).map(([id, price]) => {
@@ -48,13 +49,16 @@ export function offerForPurchase(
   config: ProjectConfig,
   accessType: AccessType,
   offerId: string | undefined,
-  inline: InlineOffer | undefined,
+  inline: InlineOffer | InlineProduct | undefined,
+  /** The request's word for offers: 2.8.108 sends `product_id` and `product_inline`, and is answered in its terms. */
+  named: "offer" | "product" = "offer",
 ): { offerId: string | null; offer: OfferConfig } {
-  if (offerId !== undefined && inline !== undefined) throw plain400("Cannot specify both offer_id and offer_inline!");
+  const [id, inlined] = [`${named}_id`, `${named}_inline`];
+  if (offerId !== undefined && inline !== undefined) throw plain400(`Cannot specify both ${id} and ${inlined}!`);
   if (inline !== undefined && accessType === "client") {
-    throw plain400("Cannot specify offer_inline when calling from client! Please call with a server API key, or use the offer_id parameter.");
+    throw plain400(`Cannot specify ${inlined} when calling from client! Please call with a server API key, or use the ${id} parameter.`);
   }
-  if (offerId === undefined && inline === undefined) throw plain400("Must specify either offer_id or offer_inline!");
+  if (offerId === undefined && inline === undefined) throw plain400(`Must specify either ${id} or ${inlined}!`);
   if (inline !== undefined) return { offerId: null, offer: offerFromInline(inline) };
   const offer = Object.hasOwn(config.payments.offers, offerId!) ? config.payments.offers[offerId!] : undefined;
   // A client is not told that a server-only offer exists.

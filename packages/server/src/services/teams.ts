@@ -1,6 +1,6 @@
 import { KnownErrors } from "@latchkey/protocol/errors";
-import type { TeamClientRead, TeamServerRead } from "@latchkey/protocol/schemas";
-import { sql, type Selectable, type Updateable } from "kysely";
+import { isUuid, type TeamClientRead, type TeamServerRead } from "@latchkey/protocol/schemas";
+import { sql, type Selectable, type SqlBool, type Updateable } from "kysely";
 import type { Db } from "../db/connect.js";
 import type { TeamsTable } from "../db/schema.js";
 import type { ProjectRow } from "./projects.js";
@@ -92,15 +92,48 @@ export async function readTeam(db: Db, projectId: string, actor: TeamActor, team
   return team;
 }
 
-/** The project's teams, or those the user is a member of, oldest first. */
-export async function listTeams(db: Db, projectId: string, memberUserId: string | undefined): Promise<TeamRow[]> {
+export interface TeamListOptions {
+  /** Only the teams this user is a member of. */
+  memberUserId?: string;
+  /** The id of the page's first team (the previous page's `nextCursor`). */
+  cursor?: string;
+  /** Page size; every team when omitted. */
+  limit?: number;
+  /** Newest first; otherwise oldest first. */
+  desc?: boolean;
+  /** A case-insensitive substring of the display name, or the team's id. */
+  query?: string;
+}
+
+/**
+ * The project's teams, or those the user is a member of, oldest first (or a page of them), keyset-paginated on
+ * (created_at, id) as users are: the cursor row's position is read in SQL. An unknown cursor gives an empty page.
+ */
+export async function listTeamsPage(db: Db, projectId: string, options: TeamListOptions): Promise<{ teams: TeamRow[]; nextCursor: string | null }> {
+  const direction = options.desc ? "desc" : "asc";
   let query = db.selectFrom("teams").selectAll("teams").where("teams.project_id", "=", projectId);
+  const memberUserId = options.memberUserId;
   if (memberUserId) {
     query = query.where((eb) =>
       eb.exists(eb.selectFrom("team_members").select("team_members.user_id").whereRef("team_members.team_id", "=", "teams.id").where("team_members.user_id", "=", memberUserId)),
     );
   }
-  return query.orderBy("teams.created_at").orderBy("teams.id").execute();
+  if (options.query) {
+    const pattern = `%${options.query.replace(/[\\%_]/g, "\\$&")}%`;
+    const id = options.query.toLowerCase();
+    query = query.where((eb) => eb.or([eb("teams.display_name", "ilike", pattern), ...(isUuid(id) ? [eb("teams.id", "=", id)] : [])]));
+  }
+  if (options.cursor) {
+    const anchor = await db.selectFrom("teams").select("id").where("project_id", "=", projectId).where("id", "=", options.cursor.toLowerCase()).executeTakeFirst();
+    if (!anchor) return { teams: [], nextCursor: null };
+    const comparison = options.desc ? sql.raw("<=") : sql.raw(">=");
+    query = query.where(sql<SqlBool>`(teams.created_at, teams.id) ${comparison} (select anchor.created_at, anchor.id from teams as anchor where anchor.id = ${anchor.id})`);
+  }
+  query = query.orderBy("teams.created_at", direction).orderBy("teams.id", direction);
+  if (options.limit !== undefined) query = query.limit(options.limit + 1);
+  const rows = await query.execute();
+  if (options.limit === undefined || rows.length <= options.limit) return { teams: rows, nextCursor: null };
+  return { teams: rows.slice(0, options.limit), nextCursor: rows[options.limit]!.id };
 }
 
 /** Changes a team; a client's user needs `$update_team` in it. Omitted fields stay, null clears. */
