@@ -122,6 +122,22 @@ describe("client requests without a publishable key", () => {
     expect((await call("/projects/current", { headers: keyless("x-stack-", project.projectId) })).body.code).toBe("CLIENT_AUTHENTICATION_REQUIRED");
   });
 
+  it("are required once the 2.8.108 admin SDK says so, its config changes going to the override by level", async () => {
+    const project = await createTestProject(server, "Keyless by SDK");
+    const admin: any = stackSdk(server, project, "2.8.108").admin();
+    const adminProject = await admin.getProject();
+    await adminProject.update({ requirePublishableClientKey: true });
+    expect((await call("/projects/current", { headers: keyless("x-hexclave-", project.projectId) })).body.code).toBe("PUBLISHABLE_CLIENT_KEY_REQUIRED_FOR_PROJECT");
+    await adminProject.updateConfig({ "auth.allowSignUp": false });
+    expect((await adminProject.getConfig()).auth.allowSignUp).toBe(false);
+    // One override here for every level: each reads what all wrote, in the override's dotted keys.
+    for (const level of ["project", "branch", "environment"]) {
+      expect(await adminProject.getConfigOverride(level)).toMatchObject({ "project.requirePublishableClientKey": true, "auth.allowSignUp": false });
+    }
+    const badLevel = await call("/internal/config/override/tenant", { headers: project.headers("admin") });
+    expect(badLevel.body.code).toBe("SCHEMA_ERROR");
+  });
+
   it("let the 2.8.108 SDK of an app without a key sign up, refresh through the token endpoint and sign out", async () => {
     const project = await createTestProject(server, "Keyless SDK");
     const app = stackSdk(server, { ...project, publishableClientKey: "" }, "2.8.108").client();

@@ -295,4 +295,10 @@ export const configOverrideUpdateBody = z.strictObject({
 export type ConfigOverrideUpdateBody = z.infer<typeof configOverrideUpdateBody>;
 
 export const configOverrideRead = z.strictObject({});
+
+/**
+ * 2.8.108 addresses the override by level (`/internal/config/override/{level}`): the reference keeps one per
+ * level, layered; Latchkey keeps one override, which every level reads and changes.
+ */
+export const configOverrideLevelParams = z.object({ level: z.enum(["project", "branch", "environment"]) });
 export type ConfigOverrideRead = z.infer<typeof configOverrideRead>;

@@ -1,7 +1,8 @@
 import { HTTPException } from "hono/http-exception";
-import { configOverrideRead, configOverrideUpdateBody, configRead } from "@latchkey/protocol/schemas";
+import { configOverrideLevelParams, configOverrideRead, configOverrideUpdateBody, configRead } from "@latchkey/protocol/schemas";
 import { checkConfigOverrideString, overrideSizeError } from "../config/config-override-check.js";
 import { overrideConfig, renderConfigRead, renderProjectConfig, type ConfigObject } from "../config/project-config.js";
+import type { Db } from "../db/connect.js";
 import { defineRoute } from "../http/route.js";
 import { updateProject } from "../services/projects.js";
 
@@ -37,18 +38,47 @@ export const internalConfigRoutes = [
     access: ["admin"],
     request: { body: configOverrideUpdateBody },
     response: { description: "Changed.", schema: configOverrideRead },
-    handler: async (c, { auth, body }) => {
-      if (body.config_override_string) {
-        const parsed = checkConfigOverrideString(body.config_override_string);
-        if (!parsed.ok) throw new HTTPException(400, { message: parsed.error });
-        await updateProject(c.get("deps").db, auth.project.id, {}, (stored) => {
-          const merged = overrideConfig(stored as ConfigObject, parsed.override);
-          const tooLarge = overrideSizeError(JSON.stringify(merged));
-          if (tooLarge) throw new HTTPException(400, { message: tooLarge });
-          return merged;
-        });
-      }
-      return {};
-    },
+    handler: async (c, { auth, body }) => mergeOverride(c.get("deps").db, auth.project.id, body.config_override_string),
+  }),
+  defineRoute({
+    method: "get",
+    path: "/internal/config/override/:level",
+    summary: "Read the project's configuration override",
+    description:
+      "2.8.108's `getConfigOverride`: the stored override as a JSON string. The reference keeps an override per level (project, branch, " +
+      "environment); Latchkey keeps one, so every level reads the same.",
+    tags: TAGS,
+    access: ["admin"],
+    request: { params: configOverrideLevelParams },
+    response: { description: "The override as JSON text.", schema: configRead },
+    handler: (_c, { auth }) => ({ config_string: JSON.stringify(auth.project.config_override ?? {}) }),
+  }),
+  defineRoute({
+    method: "patch",
+    path: "/internal/config/override/:level",
+    summary: "Change the project's configuration at a level",
+    description:
+      "2.8.108's `updateConfig` and `update({ requirePublishableClientKey })`: as `PATCH /internal/config/override`, into the one override " +
+      "every level shares here.",
+    tags: TAGS,
+    access: ["admin"],
+    request: { params: configOverrideLevelParams, body: configOverrideUpdateBody },
+    response: { description: "Changed.", schema: configOverrideRead },
+    handler: async (c, { auth, body }) => mergeOverride(c.get("deps").db, auth.project.id, body.config_override_string),
   }),
 ];
+
+/** Merges a checked `config_override_string` over the stored override, in one write; a refusal changes nothing. */
+async function mergeOverride(db: Db, projectId: string, overrideString: string | undefined): Promise<Record<string, never>> {
+  if (overrideString) {
+    const parsed = checkConfigOverrideString(overrideString);
+    if (!parsed.ok) throw new HTTPException(400, { message: parsed.error });
+    await updateProject(db, projectId, {}, (stored) => {
+      const merged = overrideConfig(stored as ConfigObject, parsed.override);
+      const tooLarge = overrideSizeError(JSON.stringify(merged));
+      if (tooLarge) throw new HTTPException(400, { message: tooLarge });
+      return merged;
+    });
+  }
+  return {};
+}
