@@ -3,6 +3,7 @@ import { Svix } from "svix";
 import { answerForDialect, teamServerRead, userServerRead } from "@latchkey/protocol/schemas";
 import { WEBHOOK_EXAMPLES } from "../src/services/webhook-examples.js";
 import { isPrivateAddress } from "../src/services/webhook-targets.js";
+import { stackSdk } from "./support/stack-sdk.js";
 import { createTestProject, type TestServer } from "./support/test-server.js";
 import { useWebhookServer, waitUntil, type Receiver } from "./support/webhooks-fixture.js";
 
@@ -157,6 +158,26 @@ describe("messages the app sends and examples", () => {
 
     await expect(svix.endpoint.sendExample(project.projectId, hook.endpoint.id, { eventType: "no.such.type" })).rejects.toMatchObject({ code: 404 });
     await expect(svix.endpoint.sendExample(project.projectId, "ep_unknown", { eventType: "user.created" })).rejects.toMatchObject({ code: 404 });
+  });
+});
+
+describe("test events (2.8.108's sendTestWebhook)", () => {
+  it("sends one signed test event to the endpoint now, and says how it went", async () => {
+    const project = await createTestProject(server);
+    const hook = await listen(project);
+    const admin: any = stackSdk(server, project, "2.8.108").admin();
+    expect(await admin.sendTestWebhook({ endpointId: hook.endpoint.id })).toEqual({ status: "ok", data: undefined });
+    const [delivery] = hook.received();
+    expect(delivery!.verified).toEqual({ type: "stack.test", data: { message: expect.stringContaining("test event") } });
+    // Not a message of the project's: nothing is listed, queued or retried.
+    expect((await (await svixFor(project)).message.list(project.projectId)).data).toHaveLength(0);
+
+    receiver.plans.set(hook.path, [500]);
+    const failed = await admin.sendTestWebhook({ endpointId: hook.endpoint.id });
+    expect(failed).toEqual({ status: "error", error: { errorMessage: "The endpoint answered 500: try again" } });
+    expect(hook.received()).toHaveLength(2);
+    const unknown = await admin.sendTestWebhook({ endpointId: "ep_unknown" });
+    expect(unknown.error.errorMessage).toBe("No webhook endpoint with id ep_unknown in this project.");
   });
 });
 

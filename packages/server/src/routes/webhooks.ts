@@ -1,8 +1,9 @@
-import { svixTokenCreateBody, svixTokenRead } from "@latchkey/protocol/schemas";
+import { sendTestWebhookBody, sendTestWebhookResponse, svixTokenCreateBody, svixTokenRead } from "@latchkey/protocol/schemas";
 import { defineRoute } from "../http/route.js";
 import { HTTPException } from "hono/http-exception";
 import { issueSvixToken } from "../crypto/svix-tokens.js";
 import { svixAppPortalToken } from "../services/webhook-svix-forwarder.js";
+import { sendTestWebhook } from "../services/webhook-test-send.js";
 
 /**
  * `POST /webhooks/svix-token` (admin), the protocol's route for the webhook management portal: a token for the
@@ -28,6 +29,23 @@ export const webhooksRoutes = [
       const token = await svixAppPortalToken(env.svix, { id: auth.project.id, displayName: auth.project.display_name }).catch(() => undefined);
       if (!token) throw new HTTPException(502, { message: "The Svix server (LATCHKEY_SVIX_URL) did not hand out an app portal token; try again later." });
       return { token };
+    },
+  }),
+  defineRoute({
+    method: "post",
+    path: "/internal/send-test-webhook",
+    summary: "Send a test event to a webhook endpoint",
+    description:
+      "2.8.108's `sendTestWebhook`: one signed POST of a `stack.test` event to the endpoint (its id or uid), now; `success` is whether it answered 2xx, " +
+      "`error_message` says what went wrong otherwise. Nothing is queued or retried. Not available while webhooks go to a real Svix server (LATCHKEY_SVIX_URL): its own dashboard sends tests.",
+    tags: ["Webhooks"],
+    access: ["admin"],
+    request: { body: sendTestWebhookBody },
+    response: { description: "How the test went.", schema: sendTestWebhookResponse },
+    handler: async (c, { auth, body }) => {
+      const { db, env } = c.get("deps");
+      if (env.svix) return { success: false, error_message: "Webhooks go to a Svix server (LATCHKEY_SVIX_URL): send test events from its dashboard." };
+      return sendTestWebhook(db, env, auth.project.id, body.endpoint_id);
     },
   }),
 ];

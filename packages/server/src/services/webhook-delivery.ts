@@ -343,7 +343,7 @@ function attemptRecord(delivery: ClaimedDelivery, outcome: Outcome): AttemptReco
  * The Standard Webhooks headers, and the same values under Svix's names. Several secrets (just after a rotation)
  * give several space-separated signatures; a receiver accepts the delivery when one of them matches.
  */
-function signedHeaders(secrets: readonly string[], messageId: string, body: string): Record<string, string> {
+export function signedHeaders(secrets: readonly string[], messageId: string, body: string): Record<string, string> {
   const timestamp = Math.floor(Date.now() / 1000);
   const signature = secrets.map((secret) => signWebhook(secret, messageId, timestamp, body)).join(" ");
   return {
@@ -359,7 +359,7 @@ function signedHeaders(secrets: readonly string[], messageId: string, body: stri
 }
 
 /** One POST: 15 s at most, redirects not followed (a 3xx is a failed attempt), the answer's first 1 KiB kept. */
-function post(url: URL, headers: Record<string, string>, body: string, allowPrivate: boolean, shutdown: AbortSignal): Promise<{ status: number; body: string }> {
+export function post(url: URL, headers: Record<string, string>, body: string, allowPrivate: boolean, shutdown: AbortSignal): Promise<{ status: number; body: string }> {
   if (url.protocol !== "http:" && url.protocol !== "https:") return Promise.reject(new Error(`${url.protocol} URLs cannot receive webhooks`));
   if (!allowPrivate) {
     const refused = privateLiteralTarget(url);
