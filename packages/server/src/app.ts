@@ -35,6 +35,7 @@ import { jwksRoutes } from "./routes/jwks.js";
 import { internalMetricsRoutes } from "./routes/internal-metrics.js";
 import { usersRoutes } from "./routes/users.js";
 import { profileImagesRoutes } from "./routes/profile-images.js";
+import { internalOnboardingRoutes } from "./routes/internal-onboarding.js";
 import { internalConfigRoutes } from "./routes/internal-config.js";
 import { projectsRoutes } from "./routes/projects.js";
 import { welcomeRoutes } from "./routes/welcome.js";
@@ -126,6 +127,7 @@ export const API_ROUTES: readonly Route[] = [
   ...projectsRoutes,
   ...internalProjectsRoutes,
   ...internalConfigRoutes,
+  ...internalOnboardingRoutes,
   ...internalApiKeysRoutes,
   ...internalMetricsRoutes,
   ...jwksRoutes,

@@ -243,3 +243,19 @@ export const userListResponse = z.strictObject({
 
 /** `{ success: true }`, the answer of most deletions and actions. */
 export const successResponse = z.strictObject({ success: z.literal(true) });
+
+/**
+ * `POST /internal/onboarding/preview-affected-users` (2.8.108, admin): who an onboarding change would restrict —
+ * the users allowed in now that the changed setting would hold back — the first `limit` of them (10 by default)
+ * in sign-up order, with the number of all.
+ */
+export const onboardingPreviewQuery = z.object({ limit: queryPageSize.optional() });
+export const onboardingPreviewBody = z.strictObject({
+  onboarding: z.strictObject({ require_email_verification: z.boolean().optional() }),
+});
+export const onboardingPreviewResponse = z.strictObject({
+  affected_users: z.array(
+    z.strictObject({ id: z.string(), display_name: z.string().nullable(), primary_email: z.string().nullable(), restricted_reason: restrictedReason }),
+  ),
+  total_affected_count: z.number(),
+});

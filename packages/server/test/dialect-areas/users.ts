@@ -3,6 +3,7 @@ import { decodeJwt } from "jose";
 import { describe, expect, it } from "vitest";
 import { createUser } from "../../src/services/users.js";
 import { api, expectProtocolInvariants, type ApiResponse } from "../support/api.js";
+import { stackSdk } from "../support/stack-sdk.js";
 import { createTestProject, type TestProject } from "../support/test-server.js";
 import { CLIENT_READ_KEYS, SERVER_READ_KEYS, server } from "../support/users-fixture.js";
 
@@ -390,6 +391,31 @@ describe("users in each dialect", () => {
       const user = await createUser(project, { totp_secret_base64: Buffer.alloc(20, 7).toString("base64") });
       const { access_token } = await signIn(project, user.id);
       expect(accessTokenPayloadSchema.validateSync(decodeJwt(access_token)).requires_totp_mfa).toBe(true);
+    });
+  });
+  describe("the onboarding preview (2.8.108's previewAffectedUsersByOnboardingChange)", () => {
+    it("lists the users a required email verification would hold back, and changes nothing", async () => {
+      const project = await createTestProject(server);
+      const verified = await createUser(project, { primary_email: email(), primary_email_verified: true, display_name: "Verified" });
+      const unverified = await createUser(project, { primary_email: email(), display_name: "Unverified" });
+      const noEmail = await createUser(project, { display_name: "No email" });
+      await createUser(project, { primary_email: email(), restricted_by_admin: true }, "2.8.108");
+      await createUser(project, { is_anonymous: true }, "2.8.108");
+      const admin: any = stackSdk(server, project, "2.8.108").admin();
+      const preview = await admin.previewAffectedUsersByOnboardingChange({ requireEmailVerification: true });
+      expect(preview.totalAffectedCount).toBe(2);
+      expect(preview.affectedUsers).toEqual([
+        { id: unverified.id, displayName: "Unverified", primaryEmail: unverified.primary_email, restrictedReason: { type: "email_not_verified" } },
+        { id: noEmail.id, displayName: "No email", primaryEmail: null, restrictedReason: { type: "email_not_verified" } },
+      ]);
+      expect(preview.affectedUsers.map((u: { id: string }) => u.id)).not.toContain(verified.id);
+      const first = await admin.previewAffectedUsersByOnboardingChange({ requireEmailVerification: true }, 1);
+      expect([first.affectedUsers.length, first.totalAffectedCount]).toEqual([1, 2]);
+      // A preview changes nothing: the unverified user is still let in; once the setting is on, no one more is affected.
+      expect((await call(project, "server", "2.8.108", `/users/${unverified.id}`)).body.is_restricted).toBe(false);
+      await requireEmailVerification(project, true);
+      expect((await admin.previewAffectedUsersByOnboardingChange({ requireEmailVerification: true })).totalAffectedCount).toBe(0);
+      expect((await admin.previewAffectedUsersByOnboardingChange({ requireEmailVerification: false })).totalAffectedCount).toBe(0);
     });
   });
 });
