@@ -134,6 +134,9 @@ describe("client requests without a publishable key", () => {
     for (const level of ["project", "branch", "environment"]) {
       expect(await adminProject.getConfigOverride(level)).toMatchObject({ "project.requirePublishableClientKey": true, "auth.allowSignUp": false });
     }
+    await adminProject.resetConfigOverrideKeys("environment", ["auth.allowSignUp"]);
+    expect((await adminProject.getConfig()).auth.allowSignUp).toBe(true);
+    expect((await adminProject.getConfig()).project.requirePublishableClientKey).toBe(true);
     const badLevel = await call("/internal/config/override/tenant", { headers: project.headers("admin") });
     expect(badLevel.body.code).toBe("SCHEMA_ERROR");
   });

@@ -301,4 +301,7 @@ export const configOverrideRead = z.strictObject({});
  * level, layered; Latchkey keeps one override, which every level reads and changes.
  */
 export const configOverrideLevelParams = z.object({ level: z.enum(["project", "branch", "environment"]) });
+
+/** `POST /internal/config/override/{level}/reset-keys` (2.8.108): the dotted keys to drop, each with what is under it. */
+export const configOverrideResetKeysBody = z.strictObject({ keys: z.array(z.string().min(1)) });
 export type ConfigOverrideRead = z.infer<typeof configOverrideRead>;

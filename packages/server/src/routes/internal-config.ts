@@ -1,5 +1,5 @@
 import { HTTPException } from "hono/http-exception";
-import { configOverrideLevelParams, configOverrideRead, configOverrideUpdateBody, configRead } from "@latchkey/protocol/schemas";
+import { configOverrideLevelParams, configOverrideRead, configOverrideResetKeysBody, configOverrideUpdateBody, configRead } from "@latchkey/protocol/schemas";
 import { checkConfigOverrideString, overrideSizeError } from "../config/config-override-check.js";
 import { overrideConfig, renderConfigRead, renderProjectConfig, type ConfigObject } from "../config/project-config.js";
 import type { Db } from "../db/connect.js";
@@ -65,6 +65,25 @@ export const internalConfigRoutes = [
     request: { params: configOverrideLevelParams, body: configOverrideUpdateBody },
     response: { description: "Changed.", schema: configOverrideRead },
     handler: async (c, { auth, body }) => mergeOverride(c.get("deps").db, auth.project.id, body.config_override_string),
+  }),
+  defineRoute({
+    method: "post",
+    path: "/internal/config/override/:level/reset-keys",
+    summary: "Reset keys of the project's configuration override",
+    description:
+      "2.8.108's `resetConfigOverrideKeys`: each key (dotted, e.g. `auth.allowSignUp`) and everything under it goes back to its default, in the one " +
+      "override every level shares here.",
+    tags: TAGS,
+    access: ["admin"],
+    request: { params: configOverrideLevelParams, body: configOverrideResetKeysBody },
+    response: { description: "Reset.", schema: configOverrideRead },
+    handler: async (c, { auth, body }) => {
+      if (body.keys.length > 0) {
+        // A key set to null is dropped with what it shadows when the override is rendered: the default shows again.
+        await mergeOverride(c.get("deps").db, auth.project.id, JSON.stringify(Object.fromEntries(body.keys.map((key) => [key, null]))));
+      }
+      return {};
+    },
   }),
 ];
 
