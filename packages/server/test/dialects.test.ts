@@ -134,6 +134,12 @@ describe("client requests without a publishable key", () => {
     for (const level of ["project", "branch", "environment"]) {
       expect(await adminProject.getConfigOverride(level)).toMatchObject({ "project.requirePublishableClientKey": true, "auth.allowSignUp": false });
     }
+    // OAuth client secrets are write-only here too, in dotted or nested form.
+    await adminProject.updateConfig({ "auth.oauth.providers.github": { type: "github", isShared: false, clientId: "id-1", clientSecret: "secret-1", allowSignIn: true, allowConnectedAccounts: true } });
+    await adminProject.updateConfig({ "auth.oauth.providers.github.clientSecret": "secret-2" });
+    const override = JSON.stringify(await adminProject.getConfigOverride("environment"));
+    expect(override).toContain("id-1");
+    expect(override).not.toMatch(/secret-[12]|clientSecret/);
     await adminProject.resetConfigOverrideKeys("environment", ["auth.allowSignUp"]);
     expect((await adminProject.getConfig()).auth.allowSignUp).toBe(true);
     expect((await adminProject.getConfig()).project.requirePublishableClientKey).toBe(true);

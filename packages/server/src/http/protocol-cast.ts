@@ -137,7 +137,8 @@ function eachPlan(schema: z.ZodType, applies: (value: unknown) => boolean): Plan
       const cast = plan(container[key], [...path, at], casts);
       if (cast !== container[key]) {
         copy ??= Array.isArray(container) ? [...container] : { ...container };
-        (copy as Record<string, unknown>)[key] = cast;
+        // Defined, not assigned: a record's key may be `__proto__` (JSON makes it an own key).
+        Object.defineProperty(copy, key, { value: cast, writable: true, enumerable: true, configurable: true });
       }
     }
     return copy ?? value;

@@ -51,7 +51,7 @@ export const internalConfigRoutes = [
     access: ["admin"],
     request: { params: configOverrideLevelParams },
     response: { description: "The override as JSON text.", schema: configRead },
-    handler: (_c, { auth }) => ({ config_string: JSON.stringify(auth.project.config_override ?? {}) }),
+    handler: (_c, { auth }) => ({ config_string: JSON.stringify(withoutClientSecrets((auth.project.config_override ?? {}) as ConfigObject)) }),
   }),
   defineRoute({
     method: "patch",
@@ -86,6 +86,20 @@ export const internalConfigRoutes = [
     },
   }),
 ];
+
+/**
+ * The stored override without OAuth client secrets, which no read hands back (as `/internal/config`): keys named
+ * `clientSecret`, or dotted keys ending in it, at any depth of the override's mixed dotted and nested form.
+ */
+function withoutClientSecrets(override: ConfigObject): ConfigObject {
+  const kept: ConfigObject = {};
+  for (const [key, value] of Object.entries(override)) {
+    if (key === "clientSecret" || key.endsWith(".clientSecret")) continue;
+    const nested = typeof value === "object" && value !== null && !Array.isArray(value);
+    Object.defineProperty(kept, key, { value: nested ? withoutClientSecrets(value as ConfigObject) : value, writable: true, enumerable: true, configurable: true });
+  }
+  return kept;
+}
 
 /** Merges a checked `config_override_string` over the stored override, in one write; a refusal changes nothing. */
 async function mergeOverride(db: Db, projectId: string, overrideString: string | undefined): Promise<Record<string, never>> {
