@@ -41,8 +41,8 @@ export function dialectFieldRule(schema: z.ZodType): DialectFieldRule | undefine
   return rules.get(schema);
 }
 
-/** Zod 4's definition of a schema, as far as the walks below read it. */
-interface Def {
+/** Zod 4's definition of a schema, as far as the walks over schemas read it (here, and the server's body cast). */
+export interface ZodDef {
   type: string;
   shape?: Record<string, z.ZodType>;
   element?: z.ZodType;
@@ -54,11 +54,13 @@ interface Def {
   in?: z.ZodType;
   out?: z.ZodType;
   getter?: () => z.ZodType;
+  /** A literal's values. */
+  values?: unknown[];
 }
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+export const zodDefOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
 
 /** The schemas directly inside one (object fields apart), for the walks. */
-function wrapped(def: Def, side: "in" | "out"): z.ZodType[] {
+function wrapped(def: ZodDef, side: "in" | "out"): z.ZodType[] {
   switch (def.type) {
     case "array":
       return [def.element!];
@@ -93,7 +95,7 @@ export function hasDialectFields(schema: z.ZodType, seen = new Set<z.ZodType>())
   if (cached !== undefined) return cached;
   if (seen.has(schema)) return false;
   seen.add(schema);
-  const def = defOf(schema);
+  const def = zodDefOf(schema);
   const children = def.type === "object" ? Object.values(def.shape!) : [...wrapped(def, "in"), ...wrapped(def, "out")];
   const result = children.some((child) => rules.has(child) || hasDialectFields(child, seen));
   marked.set(schema, result);
@@ -133,7 +135,7 @@ function answerPlan(schema: z.ZodType, dialect: Dialect): AnswerPlan {
 }
 
 function makeAnswerPlan(schema: z.ZodType, dialect: Dialect): AnswerPlan {
-  const def = defOf(schema);
+  const def = zodDefOf(schema);
   let plan: (value: unknown) => unknown;
   if (def.type === "object") {
     const dropped = new Set<string>();
@@ -176,7 +178,7 @@ function makeAnswerPlan(schema: z.ZodType, dialect: Dialect): AnswerPlan {
 /** Problems (`<path> contains unknown properties: a, b`) for request fields the version does not have. */
 export function fieldsUnknownInDialect(schema: z.ZodType, value: unknown, dialect: Dialect, path: string): string[] {
   if (value === null || typeof value !== "object" || !hasDialectFields(schema)) return [];
-  const def = defOf(schema);
+  const def = zodDefOf(schema);
   if (def.type === "object") {
     const source = value as Record<string, unknown>;
     const unknown: string[] = [];
@@ -199,7 +201,7 @@ export function fieldsUnknownInDialect(schema: z.ZodType, value: unknown, dialec
  */
 export function withDialectDefaults(schema: z.ZodType, value: unknown, dialect: Dialect): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value) || !hasDialectFields(schema)) return value;
-  const def = defOf(schema);
+  const def = zodDefOf(schema);
   if (def.type !== "object") return value;
   let out: Record<string, unknown> | undefined;
   for (const [key, field] of Object.entries(def.shape!)) {
@@ -218,7 +220,7 @@ export function withDialectDefaults(schema: z.ZodType, value: unknown, dialect: 
 export function fieldNamesByVersion(schema: z.ZodType, onlyIn: Dialect, found = { marked: new Set<string>(), unmarked: new Set<string>() }, seen = new Set<z.ZodType>()) {
   if (seen.has(schema)) return found;
   seen.add(schema);
-  const def = defOf(schema);
+  const def = zodDefOf(schema);
   if (def.type === "object") {
     for (const [key, field] of Object.entries(def.shape!)) {
       const rule = rules.get(field);

@@ -31,11 +31,6 @@ function parseUrl(value: string): URL | undefined {
   }
 }
 
-/** A URL as the protocol accepts it: no spaces, parseable by the WHATWG parser (SPEC.md §5). */
-export function isValidUrl(value: string): boolean {
-  return !value.includes(" ") && parseUrl(value) !== undefined;
-}
-
 // The HTML standard's e-mail production, plus SPEC.md §5: no leading dot, top-level part of 2+ chars.
 const HTML_EMAIL = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 const STRICT_EMAIL_SHAPE = /^[^.]+(\.[^.]+)*@.*\.[^.][^.]+$/;

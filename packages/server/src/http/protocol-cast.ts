@@ -1,3 +1,4 @@
+import { zodDefOf, type ZodDef } from "@latchkey/protocol/schemas";
 import type { z } from "zod";
 
 /**
@@ -27,19 +28,6 @@ export function castLikeTheProtocol(schema: z.ZodType, value: unknown, casts: Ca
 
 type Plan = (value: unknown, path: PropertyKey[], casts: Cast[]) => unknown;
 
-/** Zod 4's definition of a schema, as far as the cast reads it. */
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  innerType?: z.ZodType;
-  valueType?: z.ZodType;
-  in?: z.ZodType;
-  getter?: () => z.ZodType;
-  values?: unknown[];
-}
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
 // Made once per schema: bodies are cast on every request, sign-in's among them.
 const plans = new WeakMap<z.ZodType, Plan | null>();
 
@@ -48,12 +36,12 @@ function planOf(schema: z.ZodType): Plan | null {
   // A recursive schema meets itself while its plan is being made: it then runs the finished plan.
   let finished: Plan | null = null;
   plans.set(schema, (value, path, casts) => (finished ? finished(value, path, casts) : value));
-  finished = makePlan(defOf(schema));
+  finished = makePlan(zodDefOf(schema));
   plans.set(schema, finished);
   return finished;
 }
 
-function makePlan(def: Def): Plan | null {
+function makePlan(def: ZodDef): Plan | null {
   switch (def.type) {
     case "string":
     case "enum":
